@@ -1,0 +1,213 @@
+"""Stage 4: walk file A once against B's window index.
+
+For each A row (``tokens`` long, n the window size):
+
+* **windows**: A start positions whose n-token window is in B;
+* **dirty**: tokens inside any matched window, from any B row, each counted
+  once however many windows cover it;
+* **span**: the longest run of consecutive matched windows on one diagonal
+  (one B row, one offset between A and B positions); k windows make
+  ``k + n - 1`` tokens, the longest common token run of the A row and that B
+  row. The **best B row** holds it; ties go to the B row first in file B,
+  then the earliest A start, then the earliest B start;
+* **duplicate_of**: the first B row whose whole token sequence equals the A
+  row's (any length >= 1: short rows too).
+
+Worked example with n = 3: A = ``x a b c d y`` and B row 0 = ``a b c d``.
+Windows ``a b c`` (A start 1) and ``b c d`` (A start 2) match on one diagonal,
+so windows = 2, dirty = 4 (tokens 1..4), span = 2 + 3 - 1 = 4, best B row 0,
+A start 1, B start 0.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from .index import WindowIndex
+from .tokenize import TokenizedRows, run_steps
+
+#: A windows walked between two progress yields.
+STEP_WINDOWS = 40_000
+
+BLANK, SHORT, CHECKABLE = "blank", "short", "checkable"
+
+
+@dataclass
+class RowMatch:
+    """What one A row shares with file B. Row numbers are 0-based indexes here.
+
+    ``a_start``/``b_start`` are token indexes within the A row and the best B
+    row where the longest span starts; the ``*_chars`` fields are the span's
+    ``[start, end)`` code-point offsets in each row's text, filled in by
+    :func:`add_char_offsets`.
+    """
+    row: int
+    status: str
+    tokens: int
+    windows: int = 0
+    dirty: int = 0
+    span: int = 0
+    b_row: int | None = None
+    a_start: int | None = None
+    b_start: int | None = None
+    duplicate_of: int | None = None
+    a_chars: tuple[int, int] | None = None
+    b_chars: tuple[int, int] | None = None
+
+    @property
+    def share(self) -> float:
+        """dirty / tokens (0.0 for a row with no tokens)."""
+        return self.dirty / self.tokens if self.tokens else 0.0
+
+
+def classify(row, tokens: int, n: int) -> str:
+    """blank (no text), short (fewer than n tokens) or checkable."""
+    if row.blank:
+        return BLANK
+    return CHECKABLE if tokens >= n else SHORT
+
+
+def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets):
+    """Match the A tokens ``[start, end)`` (global positions in ``buf``).
+
+    A generator that yields the A position reached every STEP_WINDOWS
+    windows (so one huge row does not block its caller) and returns
+    ``(windows, dirty, best)``, where best is None or
+    ``(windows_in_run, b_row, a_start, b_start)`` with token indexes local to
+    each row.
+    """
+    n = index.n
+    width = 4 * n
+    get = index.table.get
+    windows = dirty = 0
+    covered_end = start
+    runs: dict[int, list[int]] = {}         # diagonal (B pos - A pos) -> [first, last] A pos
+    best = None
+
+    def consider(diagonal: int, first: int, last: int):
+        nonlocal best
+        p = first + diagonal
+        b_row = bisect_right(b_offsets, p) - 1
+        key = (first - last - 1, b_row, first - start, p - b_offsets[b_row])
+        if best is None or key < best:
+            best = key
+
+    g = start
+    last_start = end - n
+    while g <= last_start:
+        stop = min(last_start + 1, g + STEP_WINDOWS)
+        for g in range(g, stop):
+            value = get(buf[4 * g:4 * g + width])
+            if value is None:
+                continue
+            windows += 1
+            dirty += g + n - (g if g > covered_end else covered_end)
+            covered_end = g + n
+            for p in ((value,) if type(value) is int else value):
+                diagonal = p - g
+                run = runs.get(diagonal)
+                if run is not None and run[1] == g - 1:
+                    run[1] = g
+                else:
+                    if run is not None:
+                        consider(diagonal, run[0], run[1])
+                    runs[diagonal] = [g, g]
+        g = stop
+        if g <= last_start:
+            yield g
+    for diagonal, (first, last) in runs.items():
+        consider(diagonal, first, last)
+    if best is not None:
+        best = (-best[0],) + best[1:]
+    return windows, dirty, best
+
+
+def walk_row(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets):
+    """:func:`walk_row_steps` run to the end."""
+    return run_steps(walk_row_steps(buf, start, end, index, b_offsets))
+
+
+def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
+    """Walk every A row; yields A tokens done, returns a list of RowMatch (file order)."""
+    n = index.n
+    buf = a.buffer
+    b_offsets = b.offsets
+    rows_by_tokens = index.rows_by_tokens
+    results = []
+    budget = STEP_WINDOWS
+    for r, row in enumerate(a.rows):
+        start, end = a.offsets[r], a.offsets[r + 1]
+        tokens = end - start
+        match = RowMatch(r, classify(row, tokens, n), tokens)
+        if tokens:
+            match.duplicate_of = rows_by_tokens.get(buf[4 * start:4 * end])
+        if match.status == CHECKABLE:
+            match.windows, match.dirty, best = yield from walk_row_steps(
+                buf, start, end, index, b_offsets)
+            if best is not None:
+                run, match.b_row, match.a_start, match.b_start = best
+                match.span = run + n - 1
+        results.append(match)
+        budget -= tokens + 1
+        if budget <= 0:
+            budget = STEP_WINDOWS
+            yield end
+    return results
+
+
+def match_rows(a: TokenizedRows, b: TokenizedRows, index: WindowIndex) -> list[RowMatch]:
+    """:func:`match_rows_steps` run to the end."""
+    return run_steps(match_rows_steps(a, b, index))
+
+
+def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenizer):
+    """Fill ``a_chars``/``b_chars`` for every row with a span; yields rows done."""
+    for count, m in enumerate(matches, 1):
+        if m.span:
+            a_spans = tokenizer.spans(a.rows[m.row].text)
+            b_spans = tokenizer.spans(b.rows[m.b_row].text)
+            m.a_chars = (a_spans[m.a_start][0], a_spans[m.a_start + m.span - 1][1])
+            m.b_chars = (b_spans[m.b_start][0], b_spans[m.b_start + m.span - 1][1])
+            yield count
+
+
+def token_ranges_to_chars(ranges, spans) -> list[tuple[int, int]]:
+    """Merge half-open token ranges and turn them into character ranges.
+
+    Overlapping or touching token ranges merge, so the text between two
+    adjacent tokens is highlighted with them::
+
+        >>> token_ranges_to_chars([(0, 2), (2, 3), (5, 6)], [(0, 2), (3, 5), (6, 8), (9, 10), (11, 12), (13, 15)])
+        [(0, 8), (13, 15)]
+    """
+    merged: list[list[int]] = []
+    for first, stop in sorted(ranges):
+        if merged and first <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], stop)
+        else:
+            merged.append([first, stop])
+    return [(spans[first][0], spans[stop - 1][1]) for first, stop in merged]
+
+
+def highlight(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, match: RowMatch,
+              tokenizer) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Character ranges to mark in the A row and in its best B row.
+
+    Only windows matched *in that B row* count, in both panes: the A tokens
+    they cover and the B tokens they were matched to, merged.
+    """
+    if match.b_row is None:
+        return [], []
+    n = index.n
+    buf = a.buffer
+    start, end = a.offsets[match.row], a.offsets[match.row + 1]
+    b_first, b_end = b.offsets[match.b_row], b.offsets[match.b_row + 1]
+    a_ranges, b_ranges = [], []
+    for g in range(start, end - n + 1):
+        for p in index.positions(buf[4 * g:4 * g + 4 * n]):
+            if b_first <= p < b_end:
+                a_ranges.append((g - start, g - start + n))
+                b_ranges.append((p - b_first, p - b_first + n))
+    return (token_ranges_to_chars(a_ranges, tokenizer.spans(a.rows[match.row].text)),
+            token_ranges_to_chars(b_ranges, tokenizer.spans(b.rows[match.b_row].text)))

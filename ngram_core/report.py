@@ -1,0 +1,176 @@
+"""Stage 5: per-row matches -> the summary, the worst-first order, the CSV.
+
+Everything a person reads is built here once, so the page and the command
+print the same numbers and the CSV is the same bytes from both.
+Percentages are rounded to one decimal only when printed; the CSV keeps the
+unrounded share.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+
+from .match import BLANK, CHECKABLE, SHORT, RowMatch
+
+CSV_COLUMNS = ("a_row", "a_id", "tokens", "dirty_tokens", "dirty_share", "flagged",
+               "longest_span", "windows", "b_row", "b_id", "a_span_start", "a_span_end",
+               "b_span_start", "b_span_end", "duplicate_of")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def is_flagged(match: RowMatch, threshold) -> bool:
+    """Checkable, at least one window, and dirty share x 100 >= threshold (exact)."""
+    return (match.status == CHECKABLE and match.windows >= 1
+            and match.dirty * 100 >= Fraction(str(threshold)) * match.tokens)
+
+
+def worst_first(matches) -> list[RowMatch]:
+    """Checkable rows by dirty share (desc), longest span (desc), then file order."""
+    rows = [m for m in matches if m.status == CHECKABLE]
+    return sorted(rows, key=lambda m: (-m.share, -m.span, m.row))
+
+
+@dataclass
+class Summary:
+    """The run's counts. Shares are over checkable rows only."""
+    rows: int
+    checkable: int
+    flagged: int
+    short: int
+    blank: int
+    duplicates: int
+    duplicates_short: int
+    tokens: int
+    dirty_tokens: int
+    windows_capped: int
+    b_rows: int
+    n: int
+    mode: str
+    layers: str
+    threshold: float
+    tokenizer: str
+    unicode_version: str
+
+    @property
+    def flagged_share(self) -> float:
+        return self.flagged / self.checkable if self.checkable else 0.0
+
+    @property
+    def dirty_share(self) -> float:
+        return self.dirty_tokens / self.tokens if self.tokens else 0.0
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["flagged_share"] = self.flagged_share
+        out["dirty_share"] = self.dirty_share
+        return out
+
+
+def summarize(matches, *, b_rows: int, n: int, mode: str, layers: str, threshold,
+              windows_capped: int, tokenizer: str, unicode_version: str) -> Summary:
+    checkable = [m for m in matches if m.status == CHECKABLE]
+    duplicates = [m for m in matches if m.duplicate_of is not None]
+    return Summary(
+        rows=len(matches),
+        checkable=len(checkable),
+        flagged=sum(is_flagged(m, threshold) for m in checkable),
+        short=sum(m.status == SHORT for m in matches),
+        blank=sum(m.status == BLANK for m in matches),
+        duplicates=len(duplicates),
+        duplicates_short=sum(m.status == SHORT for m in duplicates),
+        tokens=sum(m.tokens for m in checkable),
+        dirty_tokens=sum(m.dirty for m in checkable),
+        windows_capped=windows_capped, b_rows=b_rows, n=n, mode=mode, layers=layers,
+        threshold=threshold, tokenizer=tokenizer, unicode_version=unicode_version)
+
+
+def percent(share: float) -> str:
+    """``0.6666`` -> ``"66.7%"``: one decimal, at print time only."""
+    return f"{share * 100:.1f}%"
+
+
+def number(value) -> str:
+    """``0.0`` -> ``"0"``, ``12.5`` -> ``"12.5"``."""
+    return f"{value:g}"
+
+
+def _rows(count: int) -> str:
+    return f"{count} row" if count == 1 else f"{count} rows"
+
+
+def headline(s: Summary) -> str:
+    """The sentence under the big figure, as the product description words it."""
+    if s.threshold:
+        first = (f"{s.flagged} of {s.checkable} checkable rows have at least "
+                 f"{number(s.threshold)} percent of their tokens in {s.n}-token sequences "
+                 f"shared with the other file")
+    else:
+        first = (f"{s.flagged} of {s.checkable} checkable rows share at least one "
+                 f"{s.n}-token sequence with the other file")
+    first += f", at n = {s.n} and a {number(s.threshold)} percent threshold."
+    short = f"{_rows(s.short)} {'is' if s.short == 1 else 'are'} shorter than {s.n} tokens"
+    blank = f"{s.blank} {'is' if s.blank == 1 else 'are'} blank"
+    return f"{first} {short} and {blank}, so they sit outside every denominator."
+
+
+def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str:
+    """``"a.json checked against b.json at n = 13 with a 0 percent threshold. ..."``"""
+    return (f"{a_name} checked against {b_name} at n = {s.n} with a {number(s.threshold)} "
+            f"percent threshold. {description}")
+
+
+def counted_table(s: Summary) -> list[tuple[str, str]]:
+    """The rows of "What the run counted"."""
+    dup = str(s.duplicates)
+    if s.duplicates_short:
+        dup += f" ({s.duplicates_short} short)"
+    return [("Rows flagged", str(s.flagged)),
+            ("Rows checkable", str(s.checkable)),
+            ("Overall dirty-token share", percent(s.dirty_share)),
+            (f"Rows shorter than {s.n} tokens", str(s.short)),
+            ("Rows with no text", str(s.blank)),
+            ("Rows duplicating a whole B row", dup)]
+
+
+def cap_notice(s: Summary) -> str:
+    if not s.windows_capped:
+        return ""
+    return (f"{s.windows_capped} {'window' if s.windows_capped == 1 else 'windows'} of the "
+            f"training file occur more than 32 times; only the first 32 positions of each "
+            f"were kept, so spans through them may be reported shorter than they are.")
+
+
+def neutralize(cell: str) -> str:
+    """Keep a spreadsheet from running a cell as a formula.
+
+    A cell starting with ``= + - @``, tab or CR gets a leading apostrophe,
+    unless it is a plain number: ``"=1+2"`` -> ``"'=1+2"``, ``"-5"`` stays.
+    """
+    if cell.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def csv_text(ordered, a_rows, b_rows, threshold) -> str:
+    """The CSV of every checkable A row, worst first (see CSV_COLUMNS).
+
+    Row numbers are 1-based; offsets are code-point offsets, end exclusive;
+    cells are empty where nothing matched.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for m in ordered:
+        matched = m.b_row is not None
+        writer.writerow((
+            m.row + 1, neutralize(a_rows[m.row].id), m.tokens, m.dirty, repr(m.share),
+            "true" if is_flagged(m, threshold) else "false", m.span, m.windows,
+            m.b_row + 1 if matched else "", neutralize(b_rows[m.b_row].id) if matched else "",
+            *(m.a_chars if matched else ("", "")), *(m.b_chars if matched else ("", "")),
+            "" if m.duplicate_of is None else m.duplicate_of + 1))
+    return out.getvalue()

@@ -1,0 +1,106 @@
+"""A small, obviously-correct reference for the method: plain loops, no index.
+
+Slow on purpose (every A window against every B window) so that each rule
+can be read straight off the code and compared with ``ngram_core``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def in_token_class(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat[0] in "LNM" or cat == "Cf"
+
+
+def normalize(token: str, layers) -> str:
+    if "L4" in layers:
+        token = "".join(c for c in token if unicodedata.category(c) != "Cf")
+    if "L3" in layers:
+        token = unicodedata.normalize("NFKC", token)
+    if "L1" in layers:
+        token = token.lower()
+    if "L2" in layers:
+        decomposed = unicodedata.normalize("NFD", token)
+        token = unicodedata.normalize(
+            "NFC", "".join(c for c in decomposed if not unicodedata.category(c).startswith("M")))
+    return token
+
+
+def tokenize(text: str, mode="loose", layers=("L1", "L3", "L4")):
+    """[(token, start, end)] by walking the text one character at a time."""
+    keep = in_token_class if mode == "loose" else (lambda c: not c.isspace())
+    out, start = [], None
+    for i, ch in enumerate(text + " "):
+        if i < len(text) and keep(ch):
+            if start is None:
+                start = i
+        elif start is not None:
+            raw = text[start:i]
+            token = normalize(raw, layers) if mode == "loose" else raw
+            if token:
+                out.append((token, start, i))
+            start = None
+    return out
+
+
+def check_row(a_tokens, b_rows_tokens, n, cap=32):
+    """The per-row contract for one A row against all B rows.
+
+    Returns dict(windows, dirty, span, b_row, a_start, b_start, duplicate_of).
+    The cap keeps, for each distinct window, only its first ``cap``
+    occurrences in file order (row by row, left to right).
+    """
+    kept = {}
+    for r, b in enumerate(b_rows_tokens):
+        for j in range(len(b) - n + 1):
+            kept.setdefault(tuple(b[j:j + n]), [])
+            if len(kept[tuple(b[j:j + n])]) < cap:
+                kept[tuple(b[j:j + n])].append((r, j))
+    matched = []                     # (i, r, j) for every verified window pair kept
+    for i in range(len(a_tokens) - n + 1):
+        for r, j in kept.get(tuple(a_tokens[i:i + n]), []):
+            assert a_tokens[i:i + n] == b_rows_tokens[r][j:j + n]
+            matched.append((i, r, j))
+    starts = {i for i, _, _ in matched}
+    covered = set()
+    for i in starts:
+        covered.update(range(i, i + n))
+    pairs = set(matched)
+    best = None
+    for i, r, j in matched:
+        if (i - 1, r, j - 1) in pairs:
+            continue                 # not the start of a diagonal run
+        k = 1
+        while (i + k, r, j + k) in pairs:
+            k += 1
+        key = (-k, r, i, j)
+        if best is None or key < best:
+            best = key
+    duplicate_of = None
+    if a_tokens:
+        for r, b in enumerate(b_rows_tokens):
+            if list(b) == list(a_tokens):
+                duplicate_of = r
+                break
+    return {
+        "windows": len(starts), "dirty": len(covered),
+        "span": (-best[0] + n - 1) if best else 0,
+        "b_row": best[1] if best else None,
+        "a_start": best[2] if best else None,
+        "b_start": best[3] if best else None,
+        "duplicate_of": duplicate_of,
+    }
+
+
+def longest_common_run(a, b) -> int:
+    """Longest common contiguous token run of two sequences, by brute force."""
+    best = 0
+    for i in range(len(a)):
+        for j in range(len(b)):
+            k = 0
+            while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
+                k += 1
+            best = max(best, k)
+    return best

@@ -1,0 +1,85 @@
+"""The ngram-overlap command: same CSV as the core, clear errors, exit codes."""
+
+import csv
+import gzip
+import io
+import json
+import subprocess
+import sys
+
+from conftest import EXAMPLES, ROOT
+
+from ngram_core import Settings, read_rows, run_check
+from ngram_core.cli import main
+
+A = str(EXAMPLES / "test-set.json")
+B = str(EXAMPLES / "training-corpus.json")
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_command_csv_equals_core_csv(tmp_path):
+    path = tmp_path / "out.csv"
+    code, out, _ = run(A, B, "--csv", str(path), "--n", "8", "--threshold", "20")
+    assert code == 0
+    a = read_rows((EXAMPLES / "test-set.json").read_bytes(), "test-set.json")
+    b = read_rows((EXAMPLES / "training-corpus.json").read_bytes(), "training-corpus.json")
+    core = run_check(a, b, Settings(n=8, threshold=20)).csv()
+    assert path.read_bytes() == core.encode("utf-8")
+
+
+def test_plain_output_has_the_figures():
+    code, out, _ = run(A, B)
+    assert code == 0
+    assert "Rows flagged: 66.7%" in out
+    assert "2 of 3 checkable rows share at least one 13-token sequence" in out
+    assert "31.3%" in out
+
+
+def test_json_summary_keys():
+    code, out, _ = run(A, B, "--json")
+    summary = json.loads(out)
+    for key in ("rows", "checkable", "flagged", "short", "blank", "duplicates", "tokens",
+                "dirty_tokens", "windows_capped"):
+        assert key in summary
+    assert (summary["rows"], summary["flagged"], summary["tokens"]) == (4, 2, 83)
+
+
+def test_bad_input_exits_2_with_one_line_naming_the_file(tmp_path):
+    bad = tmp_path / "broken.jsonl"
+    bad.write_bytes(b'{"text": "a"}\n{oops}\n')
+    code, out, err = run(str(bad), B)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [err.strip()]
+    assert "broken.jsonl, line 2" in err
+
+
+def test_out_of_range_n_exits_2():
+    code, _, err = run(A, B, "--n", "30")
+    assert code == 2 and "from 5 to 25" in err
+
+
+def test_several_b_files_and_compressed_ones_read_as_one(tmp_path):
+    rows = json.loads((EXAMPLES / "training-corpus.json").read_text())
+    first = tmp_path / "part-1.jsonl.gz"
+    first.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in rows[:1]).encode()))
+    second = tmp_path / "part-2.csv"
+    with second.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "text"])
+        w.writerows([r["id"], r["text"]] for r in rows[1:])
+    split = tmp_path / "split.csv"
+    whole = tmp_path / "whole.csv"
+    assert run(A, str(first), str(second), "--csv", str(split))[0] == 0
+    assert run(A, B, "--csv", str(whole))[0] == 0
+    assert split.read_bytes() == whole.read_bytes()
+
+
+def test_python_dash_m_runs_the_command():
+    proc = subprocess.run([sys.executable, "-m", "ngram_core", A, B, "--json"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["flagged"] == 2

@@ -1,0 +1,162 @@
+"""Reading rows: every format, field choice, and a clear error for every bad file."""
+
+import json
+
+import pytest
+
+from ngram_core import InputError, read_rows, read_table
+from ngram_core.readers import detect_id_field, detect_text_fields, select_rows
+
+
+def texts(rows):
+    return [r.text for r in rows]
+
+
+# --- formats ---------------------------------------------------------------
+
+def test_json_array_of_objects_picks_question_and_id():
+    rows = read_rows(b'[{"id": "q1", "label": 2, "question": "Who?"}]', "a.json")
+    assert [(r.number, r.id, r.text) for r in rows] == [(1, "q1", "Who?")]
+
+
+def test_json_array_of_strings_uses_row_numbers_as_ids():
+    rows = read_rows(b'["one", "two"]', "a.json")
+    assert [(r.id, r.text) for r in rows] == [("1", "one"), ("2", "two")]
+
+
+def test_json_object_holding_the_array():
+    rows = read_rows(b'{"version": "1", "data": [{"text": "x"}, {"text": "y"}]}', "a.json")
+    assert texts(rows) == ["x", "y"]
+
+
+def test_jsonl_and_ndjson_with_blank_lines_and_crlf():
+    data = b'{"text": "a"}\r\n\r\n{"text": "b"}\n{"text": "c"}\r'
+    for name in ("a.jsonl", "a.ndjson"):
+        assert texts(read_rows(data, name)) == ["a", "b", "c"]
+
+
+def test_csv_with_quoted_newlines_and_bom():
+    data = '\ufeffid,text\r\n1,"line one\nline two"\r\n2,plain\r\n'.encode()
+    rows = read_rows(data, "a.csv")
+    assert [(r.id, r.text) for r in rows] == [("1", "line one\nline two"), ("2", "plain")]
+
+
+def test_tsv():
+    rows = read_rows(b"id\tsentence\nx\thello there\n", "a.tsv")
+    assert [(r.id, r.text) for r in rows] == [("x", "hello there")]
+
+
+def test_plain_text_one_row_per_line_any_line_ending():
+    table = read_table(b"first\r\nsecond\nthird\rfourth\n", "a.txt")
+    assert [r["text"] for r in table.records] == ["first", "second", "third", "fourth"]
+
+
+def test_utf16_with_bom_is_read():
+    rows = read_rows('[{"text": "caf\u00e9"}]'.encode("utf-16"), "a.json")
+    assert texts(rows) == ["caf\u00e9"]
+
+
+@pytest.mark.parametrize("name, data, fmt", [
+    ("a.json", b'{"text": "a"}\n{"text": "b"}\n', "jsonl"),     # JSONL named .json
+    ("a.jsonl", b'[{"text": "a"}, {"text": "b"}]', "json"),     # an array named .jsonl
+    ("data", b'[{"text": "a"}]', "json"),                       # no extension
+    ("data", b'{"text": "a"}\n{"text": "b"}', "jsonl"),
+    ("data", b"id,text\n1,hello\n", "csv"),
+    ("data", b"id\ttext\n1\thello\n", "tsv"),
+    ("data", b"just some words\nmore words\n", "text"),
+    ("a.csv", b"id\ttext\n1\thello\n", "tsv"),                   # tabs in a .csv
+])
+def test_format_is_sniffed_when_extension_is_missing_or_wrong(name, data, fmt):
+    assert read_table(data, name).format == fmt
+
+
+def test_several_text_fields_join_with_newline_in_order():
+    rows = read_rows(b'[{"q": "Q?", "a": "A.", "x": null}]', "a.json", ["a", "q", "x"])
+    assert texts(rows) == ["A.\nQ?"]
+
+
+def test_blank_rows_are_missing_null_or_whitespace():
+    rows = read_rows(b'[{"text": "a"}, {"text": null}, {"other": 1}, {"text": " \\n\\t"}]',
+                     "a.json", ["text"])
+    assert [r.blank for r in rows] == [False, True, True, True]
+
+
+def test_detection_prefers_common_names_and_id_suffixes():
+    table = read_table(b'[{"task_id": "t1", "score": "0.5", "prompt": "Write"}]', "a.json")
+    assert detect_text_fields(table) == ["prompt"]
+    assert detect_id_field(table) == "task_id"
+
+
+def test_detection_falls_back_to_first_mostly_string_field():
+    table = read_table(b'[{"n": 1, "body_text": "hello"}, {"n": 2, "body_text": "x"}]',
+                       "a.json")
+    assert detect_text_fields(table) == ["body_text"]
+
+
+def test_non_string_values_become_json_text():
+    rows = read_rows(b'[{"text": 42}, {"text": ["a", "b"]}]', "a.json", ["text"])
+    assert texts(rows) == ["42", '["a", "b"]']
+
+
+def test_lone_surrogate_escape_becomes_replacement_character():
+    rows = read_rows(b'[{"id": "\\udc00", "text": "a\\ud800b"}]', "a.json")
+    assert rows[0].text == "a\ufffdb" and rows[0].id == "\ufffd"
+    rows[0].text.encode("utf-8")                      # encodable: crosses to the page
+
+
+# --- bad input: one clear message naming the file and the line -------------
+
+@pytest.mark.parametrize("name, data, needle, line", [
+    ("a.json", b'\xef\xbb\xbf[{"text": "ok"}, \xff]', "not valid UTF-8", 1),
+    ("a.txt", b"fine\nbad \xc3\x28 here\n", "not valid UTF-8", 2),
+    ("a.json", b'[{"text": "a"},\n {"text": "b"', "not valid JSON", 2),
+    ("a.json", b'[{"text": "a"},]', "not valid JSON", 1),
+    ("a.json", b"42", "the top level of the JSON is a number", None),
+    ("a.json", b"[" * 100000 + b"]" * 100000, "nested too deeply", None),
+    ("a.jsonl", b'{"text": "a"}\n{"text": "b"\n{"text": "c"}\n', "not valid JSON Lines", 2),
+    ("a.jsonl", b'{"text": "a"}\n7\n', "this line is a number", 2),
+    ("a.csv", b"id,text\n1,a\n2,b,extra\n", "has 3 fields where the header has 2", 3),
+    ("a.csv", b"id,text\n", "header row but no rows", None),
+    ("a.csv", b"id,text,text\n1,a,b\n", "two columns named 'text'", 1),
+    ("a.txt", b"abc\x00def", "NUL", 1),
+    ("a.txt", b"\x89PNG\r\n\x1a\n\x00\x00", "PNG image", None),
+    ("a.jsonl", b"PK\x03\x04\x14\x00", "zip archive", None),
+    ("a.json", b"", "is empty", None),
+    ("a.txt", b"  \n \n", "is empty", None),
+    ("a.json", "[1]".encode("utf-16-le"), "NUL", None),
+])
+def test_bad_files_raise_input_error_naming_file_and_line(name, data, needle, line):
+    with pytest.raises(InputError) as info:
+        read_rows(data, name)
+    error = info.value
+    assert needle in str(error)
+    assert str(error).startswith(name)
+    if line is not None:
+        assert error.line == line and f"line {line}" in str(error)
+
+
+def test_missing_field_names_the_fields_there_are():
+    with pytest.raises(InputError, match=r"no field 'body'.*'id', 'text'"):
+        read_rows(b'[{"id": 1, "text": "a"}]', "a.json", ["body"])
+    with pytest.raises(InputError, match="as the id field"):
+        read_rows(b'[{"id": 1, "text": "a"}]', "a.json", ["text"], "uid")
+
+
+def test_rows_without_the_chosen_field_anywhere():
+    table = read_table(b'[{"text": "a"}, {"other": "b"}]', "a.json")
+    with pytest.raises(InputError, match="no row has a value in the text field 'missing'"):
+        table.fields.append("missing")
+        select_rows(table, ["missing"])
+
+
+def test_huge_csv_field_is_read():
+    big = "w " * 200_000
+    rows = read_rows(f"text\n\"{big}\"\n".encode(), "a.csv")
+    assert rows[0].text == big
+
+
+def test_error_messages_survive_json_round_trip():
+    try:
+        read_rows(b'[{"text": "a"},]', "we\u00efrd <b>.json")
+    except InputError as e:
+        assert json.loads(json.dumps(str(e))) == str(e)
