@@ -22,7 +22,8 @@ from .index import N_DEFAULT, N_MAX, N_MIN, POSITION_CAP, WindowIndex, build_ind
 from .match import RowMatch, add_char_offsets_steps, highlight, match_rows_steps
 from .report import Summary, csv_text, summarize, worst_first
 from .tokenize import (DEFAULT_LAYERS, MODES, Tokenizer, TokenizedRows, parse_layers,
-                       run_steps, tokenize_rows_steps)
+                       tokenize_rows_steps)
+from .steps import run_steps
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .tokenize import TokenizedRows, run_steps
+from .steps import run_steps
+from .tokenize import TokenizedRows
 
 N_MIN, N_MAX, N_DEFAULT = 5, 25, 13
 POSITION_CAP = 32

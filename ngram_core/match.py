@@ -25,7 +25,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from .index import WindowIndex
-from .tokenize import TokenizedRows, run_steps
+from .steps import run_steps
+from .tokenize import TokenizedRows
 
 #: A windows walked between two progress yields.
 STEP_WINDOWS = 40_000

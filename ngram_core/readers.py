@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import InputError
+from .steps import run_steps
 
 #: Names a text field usually has, most likely first (matched case-insensitively).
 TEXT_FIELD_NAMES = ("text", "question", "prompt", "input", "content", "sentence",
@@ -145,8 +146,17 @@ def format_from_name(name: str) -> str | None:
     return None
 
 
+#: Records parsed between two progress yields.
+STEP_RECORDS = 10_000
+
+
 def read_table(data: bytes, name: str, format: str | None = None) -> Table:
     """Read a whole file into a Table; ``format`` forces one of FORMATS."""
+    return run_steps(read_table_steps(data, name, format))
+
+
+def read_table_steps(data: bytes, name: str, format: str | None = None):
+    """:func:`read_table` as a generator: yields records read, returns the Table."""
     if format is not None and format not in FORMATS:
         raise InputError(name, f"unknown format {format!r}; use one of {', '.join(FORMATS)}")
     text = decode_text(data, name)
@@ -155,7 +165,7 @@ def read_table(data: bytes, name: str, format: str | None = None) -> Table:
     fmt = format or _sniff(text, format_from_name(name))
     reader = {"json": _read_json, "jsonl": _read_jsonl, "csv": _read_delimited,
               "tsv": _read_delimited, "text": _read_text}[fmt]
-    table = reader(text, name, fmt)
+    table = yield from reader(text, name, fmt)
     if not table.records:
         raise InputError(name, "has no rows")
     return table
@@ -226,7 +236,8 @@ def _record(value, name: str, what: str, **where) -> dict:
                      **where)
 
 
-def _read_json(text: str, name: str, fmt: str) -> Table:
+def _read_json(text: str, name: str, fmt: str):
+    yield 0
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as e:
@@ -246,9 +257,11 @@ def _read_json(text: str, name: str, fmt: str) -> Table:
     return Table(name, fmt, _fields(records), records, [])
 
 
-def _read_jsonl(text: str, name: str, fmt: str) -> Table:
+def _read_jsonl(text: str, name: str, fmt: str):
     records, lines = [], []
     for number, line in enumerate(_LINE_BREAK.split(text), 1):
+        if number % STEP_RECORDS == 0:
+            yield len(records)
         if not line.strip():
             continue
         try:
@@ -263,7 +276,7 @@ def _read_jsonl(text: str, name: str, fmt: str) -> Table:
     return Table(name, fmt, _fields(records), records, lines)
 
 
-def _read_delimited(text: str, name: str, fmt: str) -> Table:
+def _read_delimited(text: str, name: str, fmt: str):
     delimiter = "\t" if fmt == "tsv" else ","
     old_limit = csv.field_size_limit()
     csv.field_size_limit(max(old_limit, len(text) + 1))
@@ -283,6 +296,8 @@ def _read_delimited(text: str, name: str, fmt: str) -> Table:
                 else:
                     records.append(dict(zip(header, cells)))
                     lines.append(start)
+                    if len(records) % STEP_RECORDS == 0:
+                        yield len(records)
                 start = reader.line_num + 1
         except csv.Error as e:
             raise InputError(name, f"is not valid {fmt.upper()}: {e}", line=start) from None
@@ -306,7 +321,8 @@ def _header(cells: list[str], name: str) -> list[str]:
     return header
 
 
-def _read_text(text: str, name: str, fmt: str) -> Table:
+def _read_text(text: str, name: str, fmt: str):
+    yield 0
     lines = _LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()                       # a final line break ends the last row
@@ -330,7 +346,7 @@ def _is_text(value) -> bool:
 
 
 def _string_share(table: Table, name: str) -> float:
-    present = [r[name] for r in table.records if r.get(name) is not None]
+    present = [r[name] for r in table.records[:1000] if r.get(name) is not None]
     if not present:
         return 0.0
     return sum(map(_is_text, present)) / len(present)
@@ -379,6 +395,12 @@ def _as_text(value) -> str:
 
 def select_rows(table: Table, text_fields: list[str] | None = None,
                 id_field: str | None = None) -> list[Row]:
+    """Turn records into Rows (see :func:`select_rows_steps`)."""
+    return run_steps(select_rows_steps(table, text_fields, id_field))
+
+
+def select_rows_steps(table: Table, text_fields: list[str] | None = None,
+                      id_field: str | None = None):
     """Turn records into Rows: the chosen text fields joined by a newline, and an id.
 
     Missing or null text fields are left out of the join; a row with none is
@@ -395,12 +417,16 @@ def select_rows(table: Table, text_fields: list[str] | None = None,
         if f not in table.fields:
             raise _missing_field(table, f, "text")
     rows = []
+    any_text = False
     for number, record in enumerate(table.records, 1):
+        if number % STEP_RECORDS == 0:
+            yield number
         parts = [_as_text(record.get(f)) for f in fields if record.get(f) is not None]
+        any_text = any_text or bool(parts)
         ident = record.get(id_field) if id_field else None
         rows.append(Row(number, str(number) if ident is None else _as_text(ident),
                         "\n".join(parts)))
-    if rows and all(not any(r.get(f) is not None for f in fields) for r in table.records):
+    if not any_text:
         raise InputError(table.source, f"no row has a value in the text field "
                                        f"{', '.join(map(repr, fields))}")
     return rows

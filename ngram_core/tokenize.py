@@ -40,6 +40,8 @@ from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .steps import run_steps
+
 LAYERS = ("L1", "L2", "L3", "L4")
 DEFAULT_LAYERS = ("L1", "L3", "L4")
 MODES = ("loose", "strict")
@@ -353,12 +355,3 @@ def tokenize_rows_steps(rows, tokenizer: Tokenizer, step_chars: int = PIECE_CHAR
 def tokenize_rows(rows, tokenizer: Tokenizer) -> TokenizedRows:
     """:func:`tokenize_rows_steps` run to the end."""
     return run_steps(tokenize_rows_steps(rows, tokenizer))
-
-
-def run_steps(steps):
-    """Drive a step generator to its end and return its return value."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value

@@ -1,0 +1,47 @@
+# Two commands on a fresh clone:
+#   make serve   build dist/ and serve it on http://localhost:8000
+#   make test    install what the tests need, build dist/, run every test
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8000
+SOURCES := index.html app.py $(wildcard ngram_core/*.py) $(shell find static -type f 2>/dev/null) scripts/build_site.py
+
+.PHONY: serve test dist bench chromium clean
+
+serve: dist
+	@echo "Serving dist/ on http://localhost:$(PORT) (Ctrl-C to stop)"
+	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 -d dist
+
+dist: dist/.built
+
+dist/.built: node_modules/.installed $(SOURCES)
+	$(PYTHON) scripts/build_site.py
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(VENV)/.installed: requirements-dev.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
+
+# Debian's Chromium for the end-to-end tests (Playwright drives it; it never downloads a browser).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test: $(VENV)/.installed dist chromium
+	$(PY) -m pytest
+
+bench: $(VENV)/.installed dist chromium
+	$(PY) benchmarks/bench_core.py
+	$(PY) benchmarks/bench_browser.py
+
+clean:
+	rm -rf dist $(VENV) node_modules
