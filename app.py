@@ -1,0 +1,529 @@
+"""The page's Python: reads the inputs, runs ngram_core a step at a time, draws the result.
+
+This is the only Python file that touches the DOM. Every piece of text that
+comes from a file (row text, ids, field names, file names) is put on the page
+as text (``textContent``, ``createTextNode``, ``option.text``), never as HTML.
+The check runs on the main thread in small steps with ``await
+asyncio.sleep(0)`` between them, so the tab keeps answering and a run can be
+cancelled; a new change cancels the run in progress.
+"""
+
+import asyncio
+import time
+from urllib.parse import parse_qs, urlencode
+
+import js
+from pyodide.ffi import create_once_callable, create_proxy, to_js
+from pyscript import document, window
+
+from ngram_core import InputError, Settings, check_steps
+from ngram_core.readers import (detect_id_field, detect_text_fields, read_table_steps,
+                                select_rows_steps)
+from ngram_core.report import (cap_notice, counted_table, headline, percent, settings_line)
+
+MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
+ROWS_SHOWN = 200
+EXAMPLES = {"a": "./static/examples/test-set.json", "b": "./static/examples/training-corpus.json"}
+STEP_SECONDS = 0.03            # give the browser a turn at least this often
+DEBOUNCE_SECONDS = 0.15
+
+_proxies = []                  # event handlers must outlive this module's code
+
+
+def el(element_id):
+    return document.getElementById(element_id)
+
+
+def show_page_error(message):
+    box = el("page-error")
+    box.textContent = message
+    box.hidden = False
+
+
+def spawn(coroutine):
+    """Run a coroutine as a task; an unexpected error is shown on the page, not lost."""
+    task = asyncio.ensure_future(coroutine)
+
+    def done(finished):
+        if finished.cancelled():
+            return
+        error = finished.exception()
+        if error is not None:
+            show_page_error(f"Something went wrong: {type(error).__name__}: {error}. "
+                            f"The last valid result is still shown.")
+            js.console.error(str(error))
+
+    task.add_done_callback(done)
+    return task
+
+
+def on(target, event, handler):
+    proxy = create_proxy(handler)
+    _proxies.append(proxy)
+    (el(target) if isinstance(target, str) else target).addEventListener(event, proxy)
+
+
+def set_text(element_id, text):
+    el(element_id).textContent = text
+
+
+def human_size(size):
+    if size < 1000:
+        return f"{size} bytes"
+    if size < 1_000_000:
+        return f"{size / 1000:.1f} kB ({size:,} bytes)"
+    return f"{size / 1_000_000:.2f} MB ({size:,} bytes)"
+
+
+class Slot:
+    """One file slot (A or B): what was read, which fields are chosen, what went wrong."""
+
+    def __init__(self, key):
+        self.key = key
+        self.name = None
+        self.table = None
+        self.example = False
+        self.text_fields = None      # None: detected
+        self.id_field = None
+        self.id_chosen = False       # the user picked the id field (maybe "row number")
+        self.rows = None
+        self.rows_key = None
+        self.error = ""
+
+    def show_error(self, message):
+        self.error = message
+        set_text(f"{self.key}-error", message)
+
+    def chosen_text_fields(self):
+        return self.text_fields or detect_text_fields(self.table)
+
+    def chosen_id_field(self):
+        return self.id_field if self.id_chosen else detect_id_field(self.table)
+
+
+class Page:
+    def __init__(self):
+        self.slots = {"a": Slot("a"), "b": Slot("b")}
+        self.result = None           # the last valid CheckResult
+        self.result_names = ("", "")
+        self.selected = None         # index into result.ordered
+        self.task = None             # the check in progress
+        self.pending = None          # the debounce timer task
+        self.runs = 0
+        self.ready = False
+        self.query = parse_qs(str(window.location.search).lstrip("?"))
+
+    # --- settings ------------------------------------------------------------
+
+    def read_settings(self):
+        """Settings from the controls, or None after showing what is wrong."""
+        ok = True
+        n_text = str(el("n").value).strip()
+        try:
+            n = int(n_text)
+            if not 5 <= n <= 25:
+                raise ValueError
+            set_text("n-error", "")
+        except ValueError:
+            set_text("n-error", f"n must be a whole number from 5 to 25 (it is {n_text or 'empty'}).")
+            ok = False
+        t_text = str(el("threshold").value).strip()
+        try:
+            threshold = float(t_text)
+            if not 0 <= threshold <= 100:
+                raise ValueError
+            set_text("threshold-error", "")
+        except ValueError:
+            set_text("threshold-error",
+                     f"The threshold must be a percentage from 0 to 100 (it is {t_text or 'empty'}).")
+            ok = False
+        mode = "strict" if el("mode-strict").checked else "loose"
+        el("layers").disabled = mode == "strict"
+        layers = tuple(layer for layer in ("L1", "L2", "L3", "L4") if el(f"layer-{layer}").checked)
+        if not ok:
+            return None
+        return Settings(n=n, mode=mode, layers=layers, threshold=threshold)
+
+    def apply_query(self):
+        """Open with the settings a shared link carries (files never travel in a URL)."""
+        q = self.query
+        if "n" in q:
+            el("n").value = q["n"][0]
+        if "threshold" in q:
+            el("threshold").value = q["threshold"][0]
+        if q.get("mode", [""])[0] == "strict":
+            el("mode-strict").checked = True
+        if "layers" in q:
+            chosen = {part.strip().upper() for part in q["layers"][0].split(",")}
+            for layer in ("L1", "L2", "L3", "L4"):
+                el(f"layer-{layer}").checked = layer in chosen
+
+    def update_url(self, settings):
+        params = [("n", settings.n), ("threshold", f"{settings.threshold:g}"),
+                  ("mode", settings.mode)]
+        if settings.mode == "loose":
+            params.append(("layers", ",".join(settings.layers)))
+        for key, slot in self.slots.items():
+            for field in slot.text_fields or []:
+                params.append((f"{key}_field", field))
+            if slot.id_chosen:
+                params.append((f"{key}_id", slot.id_field or ""))
+        window.history.replaceState(None, "", "?" + urlencode(params))
+
+    def stale(self, on):
+        el("stale").hidden = not (on and self.result is not None)
+
+    # --- files -----------------------------------------------------------------
+
+    async def load_bytes(self, key, name, data, example=False):
+        slot = self.slots[key]
+        try:
+            steps = read_table_steps(data, name)
+            table = await self.drive(steps)
+        except InputError as e:
+            slot.show_error(f"{e}. Choose another file.")
+            self.stale(True)
+            return False
+        slot.show_error("")
+        slot.name, slot.table, slot.example = name, table, example
+        slot.rows, slot.rows_key = None, None
+        query_fields = [f for f in self.query.get(f"{key}_field", []) if f in table.fields]
+        slot.text_fields = query_fields or None
+        query_id = self.query.get(f"{key}_id")
+        slot.id_chosen = bool(query_id) and (query_id[0] in table.fields or query_id[0] == "")
+        slot.id_field = (query_id[0] or None) if slot.id_chosen else None
+        set_text(f"{key}-name", name)
+        set_text(f"{key}-size", human_size(len(data)))
+        set_text(f"{key}-format", table.format.upper() if table.format != "text" else "plain text")
+        set_text(f"{key}-rows", f"{len(table):,}")
+        self.fill_field_lists(key)
+        return True
+
+    def fill_field_lists(self, key):
+        slot = self.slots[key]
+        text_select, id_select = el(f"{key}-text-field"), el(f"{key}-id-field")
+        for select in (text_select, id_select):
+            select.replaceChildren()
+            select.disabled = False
+        chosen_text = set(slot.chosen_text_fields())
+        for field in slot.table.fields:
+            option = document.createElement("option")
+            option.text = field
+            option.value = field
+            option.selected = field in chosen_text
+            text_select.append(option)
+        chosen_id = slot.chosen_id_field()
+        none = document.createElement("option")
+        none.text = "(row number)"
+        none.value = ""
+        none.selected = chosen_id is None
+        id_select.append(none)
+        for field in slot.table.fields:
+            option = document.createElement("option")
+            option.text = field
+            option.value = field
+            option.selected = field == chosen_id
+            id_select.append(option)
+
+    async def file_chosen(self, key):
+        files = el(f"file-{key}").files
+        if not files.length:
+            return
+        file = files.item(0)
+        name, size = str(file.name), int(file.size)
+        if size > MAX_BYTES:
+            self.slots[key].show_error(
+                f"{name} is {human_size(size)}; the page reads files of at most 2 MB "
+                f"({MAX_BYTES:,} bytes). Nothing of it was read: use the ngram-overlap "
+                f"command for larger files.")
+            self.stale(True)
+            return
+        buffer = await file.arrayBuffer()
+        data = buffer.to_py().tobytes()
+        if await self.load_bytes(key, name, data):
+            self.schedule()
+
+    def fields_changed(self, key):
+        slot = self.slots[key]
+        if slot.table is None:
+            return
+        text_select = el(f"{key}-text-field")
+        chosen = [text_select.options.item(i).value for i in range(text_select.options.length)
+                  if text_select.options.item(i).selected]
+        if not chosen:
+            slot.show_error("Choose at least one text field.")
+            self.stale(True)
+            return
+        slot.text_fields = chosen
+        slot.id_field = str(el(f"{key}-id-field").value) or None
+        slot.id_chosen = True
+        slot.rows, slot.rows_key = None, None
+        slot.show_error("")
+        self.schedule()
+
+    # --- the check ---------------------------------------------------------------
+
+    async def drive(self, steps, show=None):
+        """Run a step generator to its end, giving the browser a turn every STEP_SECONDS."""
+        last = time.perf_counter()
+        while True:
+            try:
+                progress = next(steps)
+            except StopIteration as stop:
+                return stop.value
+            now = time.perf_counter()
+            if now - last >= STEP_SECONDS:
+                if show is not None:
+                    show(progress)
+                await asyncio.sleep(0)
+                last = time.perf_counter()
+
+    def schedule(self):
+        """Recompute soon: the latest change wins, a run in progress is cancelled."""
+        if self.pending is not None and not self.pending.done():
+            self.pending.cancel()
+        self.pending = spawn(self._debounced())
+
+    async def _debounced(self):
+        await asyncio.sleep(DEBOUNCE_SECONDS)
+        self.recompute()
+
+    def recompute(self):
+        settings = self.read_settings()
+        if settings is None or any(s.table is None or s.error for s in self.slots.values()):
+            self.stale(True)
+            return
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = spawn(self.run(settings))
+
+    async def rows_of(self, slot):
+        key = (tuple(slot.chosen_text_fields()), slot.chosen_id_field())
+        if slot.rows is None or slot.rows_key != key:
+            slot.rows = await self.drive(select_rows_steps(slot.table, *key))
+            slot.rows_key = key
+        return slot.rows
+
+    async def run(self, settings):
+        work = el("work")
+        work.hidden = False
+        document.body.dataset.busy = "1"
+        try:
+            rows = {}
+            for key, slot in self.slots.items():
+                try:
+                    rows[key] = await self.rows_of(slot)
+                except InputError as e:
+                    slot.show_error(str(e))
+                    self.stale(True)
+                    return
+            result = await self.drive(check_steps(rows["a"], rows["b"], settings),
+                                      self.show_progress)
+        except asyncio.CancelledError:
+            set_text("stage", "Cancelled.")
+            raise
+        finally:
+            work.hidden = True
+            document.body.dataset.busy = "0"
+        self.result = result
+        self.result_names = (self.slots["a"].name, self.slots["b"].name)
+        self.stale(False)
+        self.update_url(settings)
+        self.render()
+
+    def show_progress(self, progress):
+        el("progress").value = progress.fraction
+        set_text("stage", f"Working: {progress.stage} ({progress.fraction:.0%})")
+
+    def cancel(self):
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            self.stale(True)
+
+    # --- drawing -----------------------------------------------------------------
+
+    def render(self):
+        result, s = self.result, self.result.summary
+        set_text("flagged-figure", percent(s.flagged_share))
+        set_text("headline", headline(s))
+        el("example-note").hidden = not all(slot.example for slot in self.slots.values())
+        set_text("settings-line", settings_line(*self.result_names, s,
+                                                result.tokenizer.description))
+        notice = cap_notice(s)
+        set_text("cap-notice", notice)
+        el("cap-notice").hidden = not notice
+        self.render_counted(s)
+        self.render_rows()
+        self.render_short_duplicates()
+        el("download-csv").disabled = False
+        self.select(0 if result.ordered else None)
+        self.runs += 1
+        document.body.dataset.runs = str(self.runs)
+
+    def render_counted(self, s):
+        body = el("counted").tBodies.item(0)
+        body.replaceChildren()
+        for measure, value in counted_table(s):
+            row = body.insertRow()
+            row.insertCell().textContent = measure
+            cell = row.insertCell()
+            cell.textContent = value
+            cell.className = "num"
+
+    def render_rows(self):
+        result = self.result
+        body = el("rows-table").tBodies.item(0)
+        body.replaceChildren()
+        for index, match in enumerate(result.ordered[:ROWS_SHOWN]):
+            row = body.insertRow()
+            row.dataset.index = str(index)
+            row.setAttribute("aria-selected", "false")
+            if match.b_row is not None and result.summary.threshold <= match.share * 100:
+                row.className = "flagged"
+            button = document.createElement("button")
+            button.type = "button"
+            button.className = "row"
+            button.textContent = result.a_rows[match.row].id
+            button.dataset.index = str(index)
+            row.insertCell().append(button)
+            b_id = result.b_rows[match.b_row].id if match.b_row is not None else "none"
+            for value in (str(match.tokens), percent(match.share), str(match.span),
+                          str(match.windows)):
+                cell = row.insertCell()
+                cell.textContent = value
+                cell.className = "num"
+            row.insertCell().textContent = b_id
+        more = len(result.ordered) - ROWS_SHOWN
+        el("rows-more").hidden = more <= 0
+        if more > 0:
+            set_text("rows-more", f"{more:,} more checkable rows are not drawn here; the CSV "
+                                  f"has every one.")
+
+    def render_short_duplicates(self):
+        result = self.result
+        short = [m for m in result.matches if m.status == "short" and m.duplicate_of is not None]
+        box, items = el("short-duplicates"), el("short-duplicates-list")
+        items.replaceChildren()
+        box.hidden = not short
+        for match in short[:ROWS_SHOWN]:
+            item = document.createElement("li")
+            item.textContent = (f"A row {result.a_rows[match.row].id} = "
+                                f"B row {result.b_rows[match.duplicate_of].id}")
+            items.append(item)
+
+    def select(self, index):
+        self.selected = index
+        body = el("rows-table").tBodies.item(0)
+        for i in range(body.rows.length):
+            row = body.rows.item(i)
+            row.setAttribute("aria-selected", "true" if str(index) == row.dataset.index else "false")
+        a_text, b_text = el("pane-a-text"), el("pane-b-text")
+        a_text.replaceChildren()
+        b_text.replaceChildren()
+        if index is None:
+            set_text("pane-a-title", "No checkable row")
+            set_text("pane-b-title", "")
+            return
+        result = self.result
+        match = result.ordered[index]
+        a_row = result.a_rows[match.row]
+        a_name, b_name = self.result_names
+        set_text("pane-a-title", f"{a_name}, row {a_row.id}")
+        a_ranges, b_ranges = result.highlight(match)
+        fill_marked(a_text, a_row.text, a_ranges)
+        if match.b_row is None:
+            set_text("pane-b-title", f"{b_name}: no row shares a {result.settings.n}-token "
+                                     f"sequence with this one")
+            return
+        b_row = result.b_rows[match.b_row]
+        set_text("pane-b-title", f"{b_name}, row {b_row.id}")
+        fill_marked(b_text, b_row.text, b_ranges)
+
+    def row_clicked(self, event):
+        target = event.target
+        index = getattr(target.dataset, "index", None) if target.dataset else None
+        if index is not None:
+            self.select(int(index))
+
+    def download_csv(self, event):
+        if self.result is None:
+            return
+        data = self.result.csv().encode("utf-8")
+        options = to_js({"type": "text/csv;charset=utf-8"}, dict_converter=js.Object.fromEntries)
+        blob = js.Blob.new(to_js([to_js(data)]), options)
+        url = js.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = f"ngram-overlap-n{self.result.settings.n}.csv"
+        document.body.append(link)
+        link.click()
+        link.remove()
+        window.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), 10_000)
+
+
+def fill_marked(element, text, ranges):
+    """Put text into an element as text nodes, with <mark> around each [start, end)."""
+    position = 0
+    for start, end in ranges:
+        if start > position:
+            element.append(document.createTextNode(text[position:start]))
+        mark = document.createElement("mark")
+        mark.textContent = text[start:end]
+        element.append(mark)
+        position = end
+    if position < len(text):
+        element.append(document.createTextNode(text[position:]))
+
+
+async def fetch_bytes(url):
+    response = await js.fetch(url)
+    if not response.ok:
+        raise InputError(url, f"could not be loaded (HTTP {response.status})")
+    buffer = await response.arrayBuffer()
+    return buffer.to_py().tobytes()
+
+
+def wire(page):
+    for key in ("a", "b"):
+        on(f"file-{key}", "change", lambda event, key=key: spawn(page.file_chosen(key)))
+        on(f"{key}-text-field", "change", lambda event, key=key: page.fields_changed(key))
+        on(f"{key}-id-field", "change", lambda event, key=key: page.fields_changed(key))
+    for control in ("n", "threshold", "mode-loose", "mode-strict", "layer-L1", "layer-L2",
+                    "layer-L3", "layer-L4"):
+        on(control, "input", lambda event: page.schedule())
+        on(control, "change", lambda event: page.schedule())
+
+    def preset(event):
+        el("n").value = event.target.dataset.n
+        page.schedule()
+
+    on("n-8", "click", preset)
+    on("n-13", "click", preset)
+    on("cancel", "click", lambda event: page.cancel())
+    on("rows-table", "click", page.row_clicked)
+    on("download-csv", "click", page.download_csv)
+
+
+async def start():
+    page = Page()
+    page.apply_query()
+    for key, url in EXAMPLES.items():
+        if el(f"file-{key}").files.length:
+            await page.file_chosen(key)          # picked before the engine was ready
+        else:
+            await page.load_bytes(key, url.rsplit("/", 1)[-1], await fetch_bytes(url),
+                                  example=True)
+    wire(page)
+    settings = page.read_settings()
+    if settings is not None and all(slot.table for slot in page.slots.values()):
+        page.task = spawn(page.run(settings))
+        try:
+            await page.task
+        except asyncio.CancelledError:
+            pass
+    set_text("engine-status", "Engine ready: Python is running in this tab.")
+    document.body.dataset.ready = "1"
+    return page
+
+
+PAGE = spawn(start())

@@ -1,0 +1,68 @@
+// Start-up glue that must work before Python is ready. No matching logic here.
+//  1. A watchdog: PyScript reports a failed interpreter or file load only to the
+//     console, so any such failure before the engine is ready is shown on the page.
+//  2. Drag and drop onto the file slots: a dropped file is put into the slot's
+//     <input type="file">, where app.py reads it (at once, or when it starts).
+(() => {
+  "use strict";
+  const LIMIT_MS = 60000;
+  const isReady = () => document.body && document.body.dataset.ready === "1";
+  const show = (message) => {
+    const box = document.getElementById("page-error");
+    if (box) {
+      box.textContent = message;
+      box.hidden = false;
+    }
+    const status = document.getElementById("engine-status");
+    if (status && !isReady()) status.textContent = "The Python engine did not start.";
+    document.documentElement.dataset.failed = "1";
+  };
+  const fail = (message) => {
+    if (isReady() || document.documentElement.dataset.failed) return;
+    show("The Python engine could not start: " + message +
+         ". Reload the page; if this persists, the site is missing files.");
+  };
+  // app.py starts its work as a task and returns at once, so py:done says nothing
+  // about readiness; its own exceptions appear as PyScript's .py-error.
+  addEventListener("unhandledrejection", (event) => {
+    const reason = event.reason;
+    const text = String((reason && reason.message) || reason);
+    if (isReady()) show("Something went wrong: " + text);
+    else fail(text);
+  });
+  addEventListener("error", (event) => {
+    const target = event.target;
+    if (target && target !== window && (target.src || target.href)) {
+      fail("could not load " + (target.src || target.href));
+    } else if (!isReady() && event.message) {
+      fail(event.message);
+    }
+  }, true);
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.responseStatus >= 400) fail("HTTP " + entry.responseStatus + " for " + entry.name);
+      }
+    }).observe({ type: "resource", buffered: true });
+  } catch (_) { /* older browsers: the time limit below still applies */ }
+  setTimeout(() => fail("it was not ready after " + LIMIT_MS / 1000 + " seconds"), LIMIT_MS);
+
+  const wireDrop = (zone) => {
+    const input = document.getElementById(zone.dataset.input);
+    zone.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      zone.classList.add("over");
+    });
+    zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+    zone.addEventListener("drop", (event) => {
+      event.preventDefault();
+      zone.classList.remove("over");
+      if (!event.dataTransfer || !event.dataTransfer.files.length) return;
+      input.files = event.dataTransfer.files;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  };
+  addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll(".drop[data-input]").forEach(wireDrop);
+  });
+})();

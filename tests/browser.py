@@ -1,0 +1,115 @@
+"""Helpers for the end-to-end tests: serve dist/, drive Debian's Chromium with Playwright.
+
+The page is served from dist/ on 127.0.0.1 by a server in this process. Every
+request the page makes is recorded; anything not to that origin is aborted and
+fails the test, as do console errors, page errors and PyScript's .py-error.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from dataclasses import dataclass, field
+
+from conftest import ROOT
+
+DIST = ROOT / "dist"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-dev-shm-usage"]
+READY = 'body[data-ready="1"]'
+TIMEOUT_MS = 60_000
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+def serve_dist():
+    """Start a static server for dist/; returns (base URL, server)."""
+    assert (DIST / "index.html").exists(), "dist/ is not built: run `make dist`"
+    handler = functools.partial(_QuietHandler, directory=str(DIST))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+@dataclass
+class Watch:
+    """What a page did: requests (with time relative to ready), console errors, page errors."""
+    origin: str
+    requests: list = field(default_factory=list)
+    foreign: list = field(default_factory=list)
+    console_errors: list = field(default_factory=list)
+    page_errors: list = field(default_factory=list)
+    ready: bool = False
+    after_ready: list = field(default_factory=list)
+
+    def own(self, url: str) -> bool:
+        return url.startswith(self.origin + "/") or url.startswith(f"blob:{self.origin}/") \
+            or url.startswith("data:")
+
+    def attach(self, page):
+        def on_request(request):
+            self.requests.append(request)
+            if not self.own(request.url):
+                self.foreign.append(request.url)
+            elif self.ready and not request.url.startswith(("blob:", "data:")):
+                self.after_ready.append(request.url)
+
+        page.on("request", on_request)
+        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+
+        def route(r):
+            if self.own(r.request.url):
+                r.continue_()
+            else:
+                r.abort()
+
+        page.route("**/*", route)
+
+    def problems(self, page) -> list[str]:
+        found = []
+        if self.foreign:
+            found.append(f"requests to other origins: {self.foreign}")
+        if self.after_ready:
+            found.append(f"requests after ready: {self.after_ready}")
+        if self.console_errors:
+            found.append(f"console errors: {self.console_errors}")
+        if self.page_errors:
+            found.append(f"page errors: {self.page_errors}")
+        if page.locator(".py-error").count():
+            found.append(f".py-error: {page.locator('.py-error').first.inner_text()}")
+        if not page.locator("#page-error").is_hidden():
+            found.append(f"#page-error: {page.locator('#page-error').inner_text()}")
+        return found
+
+
+def open_page(context, base: str, query: str = ""):
+    """Open the page, wait for the ready marker; returns (page, watch)."""
+    page = context.new_page()
+    watch = Watch(base)
+    watch.attach(page)
+    page.goto(f"{base}/{query}")
+    page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+    watch.ready = True
+    return page, watch
+
+
+def runs(page) -> int:
+    return int(page.get_attribute("body", "data-runs"))
+
+
+def wait_for_run(page, before: int):
+    """Wait until a check finished after `before` runs (the explicit marker, no sleeps)."""
+    page.wait_for_function(f"Number(document.body.dataset.runs) > {before}"
+                           " && document.body.dataset.busy === '0'", timeout=TIMEOUT_MS)

@@ -1,0 +1,230 @@
+"""End to end: the built page in headless Chromium, as a person uses it.
+
+Every test opens dist/ from a local server, waits on the page's explicit
+markers (``data-ready``, ``data-runs``, ``data-busy``), never on sleeps, and
+fails on any request to another origin, any request after the engine is
+ready, console errors, page errors or PyScript errors (see tests/browser.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from browser import CHROMIUM, CHROMIUM_ARGS, open_page, runs, serve_dist, wait_for_run
+from conftest import EXAMPLES, FIXTURES
+
+from ngram_core import Settings, run_check
+from ngram_core.cli import load_rows
+
+
+@pytest.fixture(scope="module")
+def site():
+    base, server = serve_dist()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield base, browser
+        browser.close()
+    server.shutdown()
+
+
+@pytest.fixture
+def page(site, tmp_path):
+    base, browser = site
+    context = browser.new_context(accept_downloads=True)
+    pg, watch = open_page(context, base)
+    pg.watch = watch
+    yield pg
+    problems = watch.problems(pg)
+    context.close()
+    assert not problems, problems
+
+
+def table_rows(page):
+    return [[c.strip() for c in row.split("\t")]
+            for row in page.locator("#rows-table tbody tr").all_inner_texts()]
+
+
+def counted(page):
+    return dict(tuple(r.split("\t")) for r in page.locator("#counted tbody tr").all_inner_texts())
+
+
+def upload(page, slot, path=None, *, name=None, data=None):
+    before = runs(page)
+    if path is not None:
+        page.set_input_files(f"#file-{slot}", str(path))
+    else:
+        page.set_input_files(f"#file-{slot}", files=[{"name": name, "mimeType": "text/plain",
+                                                      "buffer": data}])
+    return before
+
+
+def test_worked_example_is_shown_on_first_load(page):
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    assert page.inner_text("#headline") == (
+        "2 of 3 checkable rows share at least one 13-token sequence with the other file, at "
+        "n = 13 and a 0 percent threshold. 1 row is shorter than 13 tokens and 0 are blank, so "
+        "they sit outside every denominator.")
+    assert page.is_visible("#example-note")
+    assert page.inner_text("#settings-line").startswith(
+        "test-set.json checked against training-corpus.json at n = 13 with a 0 percent threshold.")
+    c = counted(page)
+    assert (c["Rows flagged"], c["Rows checkable"], c["Overall dirty-token share"],
+            c["Rows shorter than 13 tokens"], c["Rows with no text"]) == ("2", "3", "31.3%", "1", "0")
+    assert table_rows(page) == [["a1", "18", "72.2%", "13", "1", "b1"],
+                                ["a2", "40", "32.5%", "13", "1", "b2"],
+                                ["a4", "25", "0.0%", "0", "0", "none"]]
+    assert page.inner_text("#a-name") == "test-set.json"
+    assert page.inner_text("#a-rows") == "4" and page.inner_text("#b-format") == "JSON"
+    assert "Engine ready" in page.inner_text("#engine-status")
+
+
+def test_selected_row_highlights_only_what_its_best_b_row_supplied(page):
+    assert page.locator("#pane-a-text mark").all_inner_texts() == [
+        "In 1969 the Apollo 11 mission landed the first humans on the Moon"]
+    assert page.locator("#pane-b-text mark").all_inner_texts() == [
+        "in 1969 the Apollo 11 mission landed the first humans on the Moon"]
+    # select the second row with the keyboard
+    page.focus("#rows-table tbody tr:nth-child(2) button")
+    page.keyboard.press("Enter")
+    assert page.inner_text("#pane-a-title") == "test-set.json, row a2"
+    assert page.inner_text("#pane-b-title") == "training-corpus.json, row b2"
+    assert page.locator("#pane-a-text mark").all_inner_texts() == [
+        "energy from sunlight splits water and the plant stores that energy as sugar"]
+    assert page.get_attribute("#rows-table tbody tr:nth-child(2)", "aria-selected") == "true"
+    page.click("#rows-table tbody tr:nth-child(3) button")
+    assert page.locator("#pane-a-text mark").count() == 0
+    assert "no row shares a 13-token sequence" in page.inner_text("#pane-b-title")
+
+
+def test_controls_recompute(page):
+    before = runs(page)
+    page.click("#n-8")
+    wait_for_run(page, before)
+    assert "at n = 8" in page.inner_text("#headline")
+    assert page.input_value("#n") == "8"
+    assert "n=8" in page.url
+    before = runs(page)
+    page.fill("#threshold", "50")
+    wait_for_run(page, before)
+    assert page.inner_text("#headline").startswith("1 of 4 checkable rows have at least 50 percent")
+    before = runs(page)
+    page.check("#mode-strict")
+    wait_for_run(page, before)
+    assert page.is_disabled("#layer-L1")
+    assert "Tokens split on whitespace only" in page.inner_text("#settings-line")
+    assert "mode=strict" in page.url
+
+
+def test_shared_link_opens_with_its_settings(site):
+    base, browser = site
+    context = browser.new_context()
+    page, watch = open_page(context, base, "?n=8&threshold=10&mode=loose&layers=L1,L2")
+    assert page.input_value("#n") == "8" and page.input_value("#threshold") == "10"
+    assert page.is_checked("#layer-L2") and not page.is_checked("#layer-L3")
+    assert "at n = 8 and a 10 percent threshold" in page.inner_text("#headline")
+    assert "normalized with L1+L2." in page.inner_text("#settings-line")
+    assert not watch.problems(page)
+    context.close()
+
+
+@pytest.mark.parametrize("a_file, b_file, expected", [
+    ("contaminated.jsonl", "corpus.txt", [["t-2", "100.0%"], ["t-1", "84.2%"], ["t-5", "0.0%"]]),
+    ("questions.json", "corpus.csv", [["q1", "84.2%"], ["q2", "0.0%"]]),
+])
+def test_upload_formats(page, a_file, b_file, expected):
+    before = upload(page, "a", FIXTURES / a_file)
+    wait_for_run(page, before)
+    before = upload(page, "b", FIXTURES / b_file)
+    wait_for_run(page, before)
+    assert [row[:3:2] for row in table_rows(page)] == expected
+    assert not page.is_visible("#example-note")
+    assert page.inner_text("#a-name") == a_file and page.inner_text("#b-name") == b_file
+
+
+def test_field_selection(page):
+    wait_for_run(page, upload(page, "b", FIXTURES / "corpus.csv"))
+    assert page.locator("#b-text-field option:checked").all_inner_texts() == ["body"]
+    assert page.input_value("#b-id-field") == "doc_id"
+    wait_for_run(page, upload(page, "a", FIXTURES / "questions.json"))
+    assert [r[0] for r in table_rows(page)] == ["q1", "q2"]
+    before = runs(page)
+    page.select_option("#a-id-field", "title")
+    wait_for_run(page, before)
+    assert [r[0] for r in table_rows(page)] == ["Fox", "Planets"]
+    before = runs(page)
+    page.select_option("#a-text-field", ["context", "question"])
+    wait_for_run(page, before)
+    assert "a_field=context" in page.url and "a_field=question" in page.url
+    assert [r[1] for r in table_rows(page)] == ["22", "18"]
+
+
+def test_downloaded_csv_equals_the_command(page, tmp_path):
+    wait_for_run(page, upload(page, "a", FIXTURES / "contaminated.jsonl"))
+    wait_for_run(page, upload(page, "b", FIXTURES / "corpus.csv"))
+    before = runs(page)
+    page.fill("#n", "9")
+    wait_for_run(page, before)
+    with page.expect_download() as info:
+        page.click("#download-csv")
+    downloaded = (tmp_path / "page.csv")
+    info.value.save_as(downloaded)
+    a = load_rows([str(FIXTURES / "contaminated.jsonl")])
+    b = load_rows([str(FIXTURES / "corpus.csv")])
+    expected = run_check(a, b, Settings(n=9)).csv()
+    assert downloaded.read_bytes() == expected.encode("utf-8")
+    assert list(csv.reader(io.StringIO(expected)))[1][1] in ("t-1", "t-2")
+
+
+def test_over_the_bound_is_refused_and_the_last_result_kept(page):
+    page.set_input_files("#file-b", files=[{"name": "huge.jsonl", "mimeType": "text/plain",
+                                            "buffer": b"x" * 2_000_001}])
+    page.wait_for_selector("#b-error:not(:empty)")
+    message = page.inner_text("#b-error")
+    assert "huge.jsonl" in message and "2,000,001 bytes" in message
+    assert "2,000,000 bytes" in message
+    assert page.is_visible("#stale")
+    assert page.inner_text("#stale") == ("Showing your last valid result. Update the inputs "
+                                         "above to recompute.")
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    assert page.inner_text("#b-name") == "training-corpus.json"
+
+
+def test_malformed_file_names_line_and_keeps_the_last_result(page):
+    page.set_input_files("#file-a", str(FIXTURES / "malformed.jsonl"))
+    page.wait_for_selector("#a-error:not(:empty)")
+    assert "malformed.jsonl, line 2" in page.inner_text("#a-error")
+    assert page.is_visible("#stale")
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    # out-of-range n: message next to the input, result kept
+    page.fill("#n", "40")
+    page.wait_for_selector("#n-error:not(:empty)")
+    assert "from 5 to 25" in page.inner_text("#n-error")
+    assert table_rows(page)[0][0] == "a1"
+    # a good file brings the page back
+    before = runs(page)
+    page.fill("#n", "13")
+    page.set_input_files("#file-a", str(FIXTURES / "contaminated.jsonl"))
+    wait_for_run(page, before)
+    assert page.is_hidden("#stale") and page.inner_text("#a-error") == ""
+
+
+def test_hostile_text_renders_as_text(page):
+    hostile = (FIXTURES / "hostile.jsonl").read_bytes()
+    wait_for_run(page, upload(page, "a", name="<img src=x onerror=alert(1)>.jsonl",
+                              data=hostile))
+    wait_for_run(page, upload(page, "b", FIXTURES / "contaminated.jsonl"))
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("#result img, #result script, #inputs img").count() == 0
+    assert "<img src=x onerror=alert(1)>" in [r[0] for r in table_rows(page)]
+    assert page.inner_text("#a-name") == "<img src=x onerror=alert(1)>.jsonl"
+    assert page.inner_text("#settings-line").startswith("<img src=x onerror=alert(1)>.jsonl")
+    assert page.inner_text("#pane-a-title") .startswith("<img src=x onerror=alert(1)>.jsonl")
+    assert "${window.__pwned=1}" in page.inner_text("#pane-a-text")
+    page.click("#rows-table tbody tr:nth-child(2) button")
+    assert page.inner_text("#pane-a-title").endswith("row <img src=x onerror=alert(1)>")
+    assert "<script>window.__pwned = 1</script>" in page.inner_text("#pane-a-text")
+    assert page.evaluate("window.__pwned") is None
