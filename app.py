@@ -98,7 +98,10 @@ class Slot:
         return self.text_fields or detect_text_fields(self.table)
 
     def chosen_id_field(self):
-        return self.id_field if self.id_chosen else detect_id_field(self.table)
+        """The id field, or "" for row numbers (None would mean "detect")."""
+        if self.id_chosen:
+            return self.id_field or ""
+        return detect_id_field(self.table) or ""
 
 
 class Page:
@@ -216,7 +219,7 @@ class Page:
         none = document.createElement("option")
         none.text = "(row number)"
         none.value = ""
-        none.selected = chosen_id is None
+        none.selected = not chosen_id
         id_select.append(none)
         for field in slot.table.fields:
             option = document.createElement("option")

@@ -93,8 +93,11 @@ class CheckResult:
     summary: Summary
     ordered: list[RowMatch] = field(default_factory=list)   # checkable rows, worst first
 
+    def b_id(self, b_row: int) -> str:
+        return self.b_rows[b_row].id
+
     def csv(self) -> str:
-        return csv_text(self.ordered, self.a_rows, self.b_rows, self.settings.threshold)
+        return csv_text(self.ordered, self.a_rows, self.b_id, self.settings.threshold)
 
     def highlight(self, match: RowMatch):
         """``(a_ranges, b_ranges)``: character ranges to mark in the row and its best B row."""

@@ -19,7 +19,7 @@ import sys
 from .check import STAGES, Settings, check_steps
 from .errors import InputError
 from .index import N_DEFAULT, N_MAX, N_MIN
-from .readers import FORMATS, Row, read_table, select_rows
+from .readers import FORMATS, Row, Table, read_table, select_rows
 from .report import (cap_notice, counted_table, headline, percent, settings_line)
 from .tokenize import BACKENDS, MODES, layers_label, DEFAULT_LAYERS
 
@@ -98,12 +98,36 @@ def strip_compression(path: str) -> str:
     return path
 
 
+def is_parquet(path: str) -> bool:
+    return path.lower().endswith((".parquet", ".pq"))
+
+
+def parquet_table(path: str, row_group: int | None = None, limit: int | None = None) -> Table:
+    """A Parquet file (or one of its row groups) as a Table; needs pyarrow."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(path, "is a Parquet file; install pyarrow to read it") from None
+    try:
+        source = pq.ParquetFile(path)
+        data = source.read() if row_group is None else source.read_row_group(row_group)
+    except Exception as e:        # any pyarrow failure is the file's fault
+        raise InputError(path, f"is not a readable Parquet file: {e}") from None
+    records = data.slice(0, limit).to_pylist() if limit else data.to_pylist()
+    return Table(path, "parquet", list(data.schema.names), records)
+
+
 def load_rows(paths, fields=None, id_field=None, format=None) -> list[Row]:
     """Read one or several files as one list of rows, numbered 1.. across them."""
     rows: list[Row] = []
     for path in paths:
         try:
-            table = read_table(read_file_bytes(path), strip_compression(path), format)
+            if is_parquet(path):
+                table = parquet_table(path)
+                if not table.records:
+                    raise InputError(path, "has no rows")
+            else:
+                table = read_table(read_file_bytes(path), strip_compression(path), format)
             table.source = path
             selected = select_rows(table, fields, id_field)
         except InputError as e:
@@ -136,7 +160,7 @@ def render_text(result, a_name: str, b_name: str, top: int = TOP_ROWS) -> str:
                   f"  {'Row':<16} {'Tokens':>7} {'Dirty':>7} {'Span':>6} {'Windows':>8}  Best B row"]
         for m in shown:
             a_id = result.a_rows[m.row].id
-            b_id = result.b_rows[m.b_row].id if m.b_row is not None else "none"
+            b_id = result.b_id(m.b_row) if m.b_row is not None else "none"
             lines.append(f"  {_cell(a_id, 16):<16} {m.tokens:>7} {percent(m.share):>7} "
                          f"{m.span:>6} {m.windows:>8}  {_cell(b_id, 30)}")
         if len(result.ordered) > top:

@@ -22,6 +22,9 @@ class InputError(ValueError):
         self.row = row
         super().__init__(str(self))
 
+    def __reduce__(self):          # survive pickling (e.g. back from a Dask worker)
+        return (_rebuild, (self.source, self.message, self.line, self.row))
+
     def __str__(self) -> str:
         where = self.source
         if self.line is not None:
@@ -29,3 +32,7 @@ class InputError(ValueError):
         elif self.row is not None:
             where += f", row {self.row}"
         return f"{where}: {self.message}" if where else self.message
+
+
+def _rebuild(source, message, line, row):
+    return InputError(source, message, line=line, row=row)

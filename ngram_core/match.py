@@ -69,6 +69,20 @@ def classify(row, tokens: int, n: int) -> str:
     return CHECKABLE if tokens >= n else SHORT
 
 
+def coverage(starts, n: int) -> int:
+    """Tokens covered by windows starting at the sorted, distinct ``starts``.
+
+    >>> coverage([0, 1, 10], 3)      # [0, 4) and [10, 13)
+    7
+    """
+    covered = 0
+    covered_end = None
+    for s in starts:
+        covered += n if covered_end is None or s >= covered_end else s + n - covered_end
+        covered_end = s + n
+    return covered
+
+
 def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets):
     """Match the A tokens ``[start, end)`` (global positions in ``buf``).
 

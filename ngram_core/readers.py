@@ -404,13 +404,15 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
     """Turn records into Rows: the chosen text fields joined by a newline, and an id.
 
     Missing or null text fields are left out of the join; a row with none is
-    blank. Without an id field (none given and none detected) the row number is
-    the id. A field that no record has raises an InputError naming the fields
+    blank. ``id_field=None`` detects the id field and ``""`` asks for none;
+    without one the row number is the id. A field that no record has raises an InputError naming the fields
     the file does have.
     """
     fields = list(text_fields) if text_fields else detect_text_fields(table)
     if id_field is None:
         id_field = detect_id_field(table)
+    elif id_field == "":
+        id_field = None                   # asked for row numbers
     elif id_field not in table.fields:
         raise _missing_field(table, id_field, "id")
     for f in fields:

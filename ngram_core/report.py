@@ -156,11 +156,12 @@ def neutralize(cell: str) -> str:
     return cell
 
 
-def csv_text(ordered, a_rows, b_rows, threshold) -> str:
+def csv_text(ordered, a_rows, b_id, threshold) -> str:
     """The CSV of every checkable A row, worst first (see CSV_COLUMNS).
 
-    Row numbers are 1-based; offsets are code-point offsets, end exclusive;
-    cells are empty where nothing matched.
+    ``b_id(r)`` gives the id of B row ``r`` (0-based). Row numbers are
+    1-based; offsets are code-point offsets, end exclusive; cells are empty
+    where nothing matched.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -170,7 +171,7 @@ def csv_text(ordered, a_rows, b_rows, threshold) -> str:
         writer.writerow((
             m.row + 1, neutralize(a_rows[m.row].id), m.tokens, m.dirty, repr(m.share),
             "true" if is_flagged(m, threshold) else "false", m.span, m.windows,
-            m.b_row + 1 if matched else "", neutralize(b_rows[m.b_row].id) if matched else "",
+            m.b_row + 1 if matched else "", neutralize(b_id(m.b_row)) if matched else "",
             *(m.a_chars if matched else ("", "")), *(m.b_chars if matched else ("", "")),
             "" if m.duplicate_of is None else m.duplicate_of + 1))
     return out.getvalue()

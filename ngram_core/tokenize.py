@@ -208,16 +208,27 @@ def make_normalizer(layers):
 class _Vocabulary(dict):
     """Raw token -> id of its normalized form (-1 when that is empty), filled on demand."""
 
-    def __init__(self, normalize):
+    def __init__(self, normalize, known: dict | None = None):
         super().__init__()
         self.normalize = normalize
-        self.ids: dict[str, int] = {}             # normalized token -> id
+        self.ids: dict[str, int] = {} if known is None else known   # normalized -> id
+        self.frozen = known is not None
 
     def __missing__(self, raw: str) -> int:
         token = self.normalize(raw)
-        ident = self.ids.setdefault(token, len(self.ids)) if token else -1
+        if not token:
+            ident = -1
+        elif self.frozen:
+            ident = self.ids.get(token, UNKNOWN)
+        else:
+            ident = self.ids.setdefault(token, len(self.ids))
         self[raw] = ident
         return ident
+
+
+#: The id a frozen vocabulary gives every token it does not know: no window of
+#: the indexed side holds it, so a window containing it can never match.
+UNKNOWN = 2**32 - 1
 
 
 class Tokenizer:
@@ -228,7 +239,8 @@ class Tokenizer:
     tokens: the index and the probe share one normalizer.
     """
 
-    def __init__(self, mode: str = "loose", layers=DEFAULT_LAYERS, backend: str = "re"):
+    def __init__(self, mode: str = "loose", layers=DEFAULT_LAYERS, backend: str = "re",
+                 known: dict | None = None):
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose loose or strict")
         self.mode = mode
@@ -236,7 +248,20 @@ class Tokenizer:
         self.backend = backend if mode == "loose" else "re"
         self._pattern = token_pattern(mode, self.backend)
         self.normalize = make_normalizer(self.layers)
-        self._vocab = _Vocabulary(self.normalize)
+        self._vocab = _Vocabulary(self.normalize, known)
+
+    @property
+    def vocabulary(self) -> dict:
+        """Normalized token -> id, as assigned so far."""
+        return self._vocab.ids
+
+    def frozen(self) -> "Tokenizer":
+        """A tokenizer with this one's rules whose vocabulary no longer grows.
+
+        Tokens it has not seen get :data:`UNKNOWN`; used to probe the other
+        side against an index without sharing a growing vocabulary.
+        """
+        return Tokenizer(self.mode, self.layers, self.backend, dict(self.vocabulary))
 
     @property
     def label(self) -> str:

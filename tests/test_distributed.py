@@ -1,0 +1,155 @@
+"""The Dask engine gives the single-machine command's numbers and CSV, byte for byte."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import random
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import zstandard
+from dask.distributed import Client, LocalCluster
+
+from conftest import EXAMPLES
+from ngram_core import InputError, Settings, run_check
+from ngram_core.cli import load_rows, main
+from ngram_core.distributed import check_distributed, combine, plan_partitions, walk_partition
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    with Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def corpus(seed: int, rows: int, vocabulary: int = 40):
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(vocabulary)]
+    return [" ".join(rng.choices(words, k=rng.randint(0, 40))) for _ in range(rows)]
+
+
+def write_shards(directory, texts, formats):
+    """Split texts into consecutive shards, one per format, in order; returns the paths."""
+    paths, size = [], -(-len(texts) // len(formats))
+    for k, fmt in enumerate(formats):
+        chunk = texts[k * size:(k + 1) * size]
+        ids = [f"b{k}-{i}" for i in range(len(chunk))]
+        path = directory / f"shard-{k:02d}.{fmt}"
+        records = "".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in zip(ids, chunk))
+        if fmt == "jsonl":
+            path.write_text(records)
+        elif fmt == "jsonl.gz":
+            path.write_bytes(gzip.compress(records.encode()))
+        elif fmt == "jsonl.zst":
+            path.write_bytes(zstandard.ZstdCompressor().compress(records.encode()))
+        elif fmt == "csv":
+            out = io.StringIO()
+            w = csv.writer(out)
+            w.writerow(["id", "text"])
+            w.writerows(zip(ids, chunk))
+            path.write_text(out.getvalue())
+        elif fmt == "parquet":
+            pq.write_table(pa.table({"id": ids, "text": chunk}), path, row_group_size=7)
+        paths.append(str(path))
+    return paths
+
+
+def local_and_distributed(client, tmp_path, a_texts, b_texts, formats, settings, blocksize):
+    a_path = tmp_path / "a.jsonl"
+    a_path.write_text("".join(json.dumps({"id": f"a{i}", "text": t}) + "\n"
+                              for i, t in enumerate(a_texts)))
+    b_paths = write_shards(tmp_path, b_texts, formats)
+    a_rows = load_rows([str(a_path)])
+    local = run_check(a_rows, load_rows(b_paths), settings)
+    remote = check_distributed(client, a_rows, b_paths, settings, blocksize=blocksize)
+    return local, remote
+
+
+@pytest.mark.parametrize("seed, formats, n, mode, blocksize", [
+    (1, ["jsonl"], 5, "loose", 1 << 20),
+    (2, ["jsonl", "csv", "parquet", "jsonl.gz", "jsonl.zst"], 5, "loose", 1 << 20),
+    (3, ["jsonl", "jsonl", "jsonl"], 6, "strict", 300),          # many small blocks
+    (4, ["parquet", "jsonl"], 8, "loose", 512),
+])
+def test_same_summary_and_csv_as_single_machine(client, tmp_path, seed, formats, n, mode,
+                                                  blocksize):
+    a_texts = corpus(seed, 25) + ["", "w1 w2", "   "]
+    b_texts = corpus(seed + 100, 120) + a_texts[:3] + ["w1 w2"]
+    settings = Settings(n=n, mode=mode, threshold=10)
+    local, remote = local_and_distributed(client, tmp_path, a_texts, b_texts, formats,
+                                          settings, blocksize)
+    assert local.summary.windows_capped == 0       # where the cap never bites, exact equality
+    assert remote.summary.as_dict() == local.summary.as_dict()
+    assert remote.csv() == local.csv()
+    assert local.summary.flagged > 0 and local.summary.duplicates > 0
+
+
+def test_tie_breaks_follow_file_order_across_shards(client, tmp_path):
+    passage = " ".join(f"t{i}" for i in range(20))
+    a_texts = [passage]
+    # the same passage in several rows and shards: the first B row in file order wins
+    b_texts = ["x y " + passage, passage, "z " + passage, passage]
+    local, remote = local_and_distributed(client, tmp_path, a_texts, b_texts,
+                                          ["csv", "jsonl", "parquet", "jsonl"], Settings(n=5), 64)
+    assert local.matches[0].b_row == 0 and local.matches[0].b_start == 2
+    assert remote.csv() == local.csv()
+
+
+def test_partition_with_no_match_and_no_rows(client, tmp_path):
+    a_texts = [" ".join(f"k{i}" for i in range(15))]
+    b_texts = ["nothing here at all"] * 5 + [a_texts[0]]
+    local, remote = local_and_distributed(client, tmp_path, a_texts, b_texts,
+                                          ["jsonl", "jsonl", "jsonl"], Settings(n=5), 30)
+    assert remote.csv() == local.csv()
+    assert remote.summary.flagged == 1
+
+
+def test_combine_is_idempotent_and_order_free(tmp_path):
+    from ngram_core.distributed import index_a
+    a_rows = load_rows([str(EXAMPLES / "test-set.json")])
+    b_path = tmp_path / "b.jsonl"
+    b_path.write_text("".join(json.dumps(r) + "\n" for r in
+                              json.loads((EXAMPLES / "training-corpus.json").read_text()) * 3))
+    parts = plan_partitions([str(b_path)], None, 200)
+    assert len(parts) > 2
+    _, _, index = index_a(a_rows, Settings())
+    partials = [walk_partition(p, ["text"], "id", index) for p in parts]
+
+    def fold(items):
+        total = {"rows": {}, "starts": set(), "best": {}, "dups": {}}
+        for item in items:
+            combine(total, item)
+        return total
+
+    once = fold(partials)
+    assert fold(partials + partials[:2]) == once          # a retried partition adds nothing
+    assert fold(list(reversed(partials))) == once
+
+
+def test_bad_shard_names_the_shard_and_line(client, tmp_path):
+    good = tmp_path / "s1.jsonl"
+    good.write_text("".join(json.dumps({"text": f"row {i}"}) + "\n" for i in range(50)))
+    bad = tmp_path / "s2.jsonl"
+    lines = [json.dumps({"text": f"row {i}"}) for i in range(50)]
+    lines[37] = '{"text": broken'
+    bad.write_text("\n".join(lines) + "\n")
+    a_rows = load_rows([str(EXAMPLES / "test-set.json")])
+    with pytest.raises(InputError) as info:
+        check_distributed(client, a_rows, [str(good), str(bad)], Settings(), blocksize=200)
+    assert str(info.value).startswith(str(bad) + ", line 38")
+
+
+def test_command_line_dask_engine_writes_the_same_csv(tmp_path):
+    a, b = str(EXAMPLES / "test-set.json"), str(EXAMPLES / "training-corpus.json")
+    out, err = io.StringIO(), io.StringIO()
+    assert main([a, b, "--csv", str(tmp_path / "local.csv")], out, err) == 0
+    assert main([a, str(EXAMPLES / "training-*.json"), "--engine", "dask", "--workers", "1",
+                 "--csv", str(tmp_path / "dask.csv"), "--json"], out, err) == 0, err.getvalue()
+    assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
