@@ -9,6 +9,7 @@ cancelled; a new change cancels the run in progress.
 """
 
 import asyncio
+import gc
 import time
 from urllib.parse import parse_qs, urlencode
 
@@ -199,34 +200,32 @@ class Page:
         set_text(f"{key}-size", human_size(len(data)))
         set_text(f"{key}-format", table.format.upper() if table.format != "text" else "plain text")
         set_text(f"{key}-rows", f"{len(table):,}")
-        self.fill_field_lists(key)
+        await self.fill_field_lists(key)
         return True
 
-    def fill_field_lists(self, key):
+    async def fill_field_lists(self, key):
+        """Offer every field in the two lists (a file may have 10,000 columns)."""
         slot = self.slots[key]
         text_select, id_select = el(f"{key}-text-field"), el(f"{key}-id-field")
         for select in (text_select, id_select):
             select.replaceChildren()
-            select.disabled = False
+            select.disabled = True
         chosen_text = set(slot.chosen_text_fields())
-        for field in slot.table.fields:
-            option = document.createElement("option")
-            option.text = field
-            option.value = field
-            option.selected = field in chosen_text
-            text_select.append(option)
         chosen_id = slot.chosen_id_field()
         none = document.createElement("option")
         none.text = "(row number)"
         none.value = ""
         none.selected = not chosen_id
         id_select.append(none)
+        last = time.perf_counter()
         for field in slot.table.fields:
-            option = document.createElement("option")
-            option.text = field
-            option.value = field
-            option.selected = field == chosen_id
-            id_select.append(option)
+            text_select.append(js.Option.new(field, field, False, field in chosen_text))
+            id_select.append(js.Option.new(field, field, False, field == chosen_id))
+            if time.perf_counter() - last > STEP_SECONDS:
+                await asyncio.sleep(0)
+                last = time.perf_counter()
+        for select in (text_select, id_select):
+            select.disabled = False
 
     async def file_chosen(self, key):
         files = el(f"file-{key}").files
@@ -311,6 +310,10 @@ class Page:
         work = el("work")
         work.hidden = False
         document.body.dataset.busy = "1"
+        # A full garbage collection over a few hundred thousand rows takes longer
+        # than the tab may stall; collect nothing during a run, then freeze what
+        # survived so later collections skip it (reference counting still frees it).
+        gc.disable()
         try:
             rows = {}
             for key, slot in self.slots.items():
@@ -326,13 +329,17 @@ class Page:
             set_text("stage", "Cancelled.")
             raise
         finally:
+            gc.freeze()
+            gc.enable()
             work.hidden = True
-            document.body.dataset.busy = "0"
         self.result = result
         self.result_names = (self.slots["a"].name, self.slots["b"].name)
         self.stale(False)
         self.update_url(settings)
-        self.render()
+        try:
+            await self.render()
+        finally:
+            document.body.dataset.busy = "0"
 
     def show_progress(self, progress):
         el("progress").value = progress.fraction
@@ -345,8 +352,9 @@ class Page:
 
     # --- drawing -----------------------------------------------------------------
 
-    def render(self):
+    async def render(self):
         result, s = self.result, self.result.summary
+        document.body.dataset.selected = "none"
         set_text("flagged-figure", percent(s.flagged_share))
         set_text("headline", headline(s))
         el("example-note").hidden = not all(slot.example for slot in self.slots.values())
@@ -359,9 +367,10 @@ class Page:
         self.render_rows()
         self.render_short_duplicates()
         el("download-csv").disabled = False
-        self.select(0 if result.ordered else None)
+        await self.select(0 if result.ordered else None)
         self.runs += 1
         document.body.dataset.runs = str(self.runs)
+        document.body.dataset.wasmBytes = str(wasm_bytes())
 
     def render_counted(self, s):
         body = el("counted").tBodies.item(0)
@@ -414,39 +423,45 @@ class Page:
                                 f"B row {result.b_rows[match.duplicate_of].id}")
             items.append(item)
 
-    def select(self, index):
+    async def select(self, index):
+        """Show row ``index`` of the ordered table and its best B row, highlighted."""
         self.selected = index
         body = el("rows-table").tBodies.item(0)
         for i in range(body.rows.length):
             row = body.rows.item(i)
             row.setAttribute("aria-selected", "true" if str(index) == row.dataset.index else "false")
-        a_text, b_text = el("pane-a-text"), el("pane-b-text")
-        a_text.replaceChildren()
-        b_text.replaceChildren()
         if index is None:
-            set_text("pane-a-title", "No checkable row")
-            set_text("pane-b-title", "")
-            return
-        result = self.result
-        match = result.ordered[index]
-        a_row = result.a_rows[match.row]
-        a_name, b_name = self.result_names
-        set_text("pane-a-title", f"{a_name}, row {a_row.id}")
-        a_ranges, b_ranges = result.highlight(match)
-        fill_marked(a_text, a_row.text, a_ranges)
-        if match.b_row is None:
-            set_text("pane-b-title", f"{b_name}: no row shares a {result.settings.n}-token "
-                                     f"sequence with this one")
-            return
-        b_row = result.b_rows[match.b_row]
-        set_text("pane-b-title", f"{b_name}, row {b_row.id}")
-        fill_marked(b_text, b_row.text, b_ranges)
+            self.fill_panes("No checkable row", "", [], "", "", [])
+        else:
+            result = self.result
+            match = result.ordered[index]
+            ranges = await self.drive(result.highlight_steps(match))
+            if self.selected != index or self.result is not result:
+                return                   # another row or run came meanwhile
+            a_row = result.a_rows[match.row]
+            a_name, b_name = self.result_names
+            if match.b_row is None:
+                b_title = (f"{b_name}: no row shares a {result.settings.n}-token sequence "
+                           f"with this one")
+                b_text = ""
+            else:
+                b_row = result.b_rows[match.b_row]
+                b_title, b_text = f"{b_name}, row {b_row.id}", b_row.text
+            self.fill_panes(f"{a_name}, row {a_row.id}", a_row.text, ranges[0],
+                            b_title, b_text, ranges[1])
+        document.body.dataset.selected = "" if index is None else str(index)
+
+    def fill_panes(self, a_title, a_text, a_ranges, b_title, b_text, b_ranges):
+        set_text("pane-a-title", a_title)
+        set_text("pane-b-title", b_title)
+        fill_marked(el("pane-a-text"), a_text, a_ranges)
+        fill_marked(el("pane-b-text"), b_text, b_ranges)
 
     def row_clicked(self, event):
         target = event.target
         index = getattr(target.dataset, "index", None) if target.dataset else None
         if index is not None:
-            self.select(int(index))
+            spawn(self.select(int(index)))
 
     def download_csv(self, event):
         if self.result is None:
@@ -464,8 +479,18 @@ class Page:
         window.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), 10_000)
 
 
+def wasm_bytes():
+    """The size of the interpreter's WebAssembly memory (for the benchmark), or 0."""
+    try:
+        import pyodide_js
+        return int(pyodide_js._module.HEAP8.length)
+    except Exception:            # not every runtime exposes it; the page works without
+        return 0
+
+
 def fill_marked(element, text, ranges):
     """Put text into an element as text nodes, with <mark> around each [start, end)."""
+    element.replaceChildren()
     position = 0
     for start, end in ranges:
         if start > position:

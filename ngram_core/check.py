@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .index import N_DEFAULT, N_MAX, N_MIN, POSITION_CAP, WindowIndex, build_index_steps
-from .match import RowMatch, add_char_offsets_steps, highlight, match_rows_steps
+from .match import (RowMatch, add_char_offsets_steps, highlight, highlight_steps,
+                    match_rows_steps)
 from .report import Summary, csv_text, summarize, worst_first
 from .tokenize import (DEFAULT_LAYERS, MODES, Tokenizer, TokenizedRows, parse_layers,
                        tokenize_rows_steps)
@@ -103,6 +104,10 @@ class CheckResult:
         """``(a_ranges, b_ranges)``: character ranges to mark in the row and its best B row."""
         return highlight(self.a, self.b, self.index, match, self.tokenizer)
 
+    def highlight_steps(self, match: RowMatch):
+        """:meth:`highlight` as steps (the page draws a 2 MB row without freezing)."""
+        return highlight_steps(self.a, self.b, self.index, match, self.tokenizer)
+
 
 def check_steps(a_rows, b_rows, settings: Settings = Settings()):
     """Check A rows against B rows; yields Progress, returns a CheckResult."""
@@ -118,13 +123,14 @@ def check_steps(a_rows, b_rows, settings: Settings = Settings()):
     matches = yield from _report("match A", len(a.ids), match_rows_steps(a, b, index))
     yield from _report("offsets", len(matches),
                        add_char_offsets_steps(matches, a, b, tokenizer))
+    ordered = worst_first(matches)
+    yield Progress("offsets", len(matches), len(matches))
     summary = summarize(matches, b_rows=len(b_rows), n=settings.n, mode=settings.mode,
                         layers=tokenizer.label, threshold=settings.threshold,
                         windows_capped=index.capped, tokenizer=tokenizer.backend,
                         unicode_version=tokenizer.unicode_version)
     result = CheckResult(settings, list(a_rows), list(b_rows), a, b, index, tokenizer,
-                         matches, summary, worst_first(matches))
-    yield Progress("offsets", len(matches), len(matches))
+                         matches, summary, ordered)
     return result
 
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .steps import run_steps
+from .steps import Pacer, run_steps
 from .tokenize import TokenizedRows
 
 N_MIN, N_MAX, N_DEFAULT = 5, 25, 13
 POSITION_CAP = 32
-#: Windows indexed between two progress yields.
-STEP_WINDOWS = 40_000
+#: Windows indexed between two looks at the clock.
+CHUNK_WINDOWS = 2048
 
 
 @dataclass
@@ -60,15 +60,14 @@ def build_index_steps(b: TokenizedRows, n: int, cap: int = POSITION_CAP):
     width = 4 * n
     offsets = b.offsets
     rows_by_tokens = index.rows_by_tokens
-    budget = STEP_WINDOWS
+    pacer = Pacer()
     for r in range(len(offsets) - 1):
         start, end = offsets[r], offsets[r + 1]
         if end > start:
             rows_by_tokens.setdefault(buf[4 * start:4 * end], r)
-        budget -= 1
         g, last = start, end - n
         while g <= last:
-            stop = min(last + 1, g + max(budget, 1))
+            stop = min(last + 1, g + CHUNK_WINDOWS)
             for h in range(g, stop):
                 key = buf[4 * h:4 * h + width]
                 value = get(key)
@@ -83,13 +82,10 @@ def build_index_steps(b: TokenizedRows, n: int, cap: int = POSITION_CAP):
                     value.append(h)
                 else:
                     over.add(key)
-            budget -= stop - g
             g = stop
-            if budget <= 0:
-                budget = STEP_WINDOWS
+            if pacer.due():
                 yield g
-        if budget <= 0:
-            budget = STEP_WINDOWS
+        if pacer.due():
             yield end
     index.capped = len(over)
     return index

@@ -25,16 +25,16 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from .index import WindowIndex
-from .steps import run_steps
+from .steps import Pacer, run_steps
 from .tokenize import TokenizedRows
 
-#: A windows walked between two progress yields.
-STEP_WINDOWS = 40_000
+#: A windows walked between two looks at the clock.
+CHUNK_WINDOWS = 1024
 
 BLANK, SHORT, CHECKABLE = "blank", "short", "checkable"
 
 
-@dataclass
+@dataclass(slots=True)
 class RowMatch:
     """What one A row shares with file B. Row numbers are 0-based indexes here.
 
@@ -86,8 +86,8 @@ def coverage(starts, n: int) -> int:
 def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets):
     """Match the A tokens ``[start, end)`` (global positions in ``buf``).
 
-    A generator that yields the A position reached every STEP_WINDOWS
-    windows (so one huge row does not block its caller) and returns
+    A generator that yields the A position reached every few milliseconds
+    (so one huge row does not block its caller) and returns
     ``(windows, dirty, best)``, where best is None or
     ``(windows_in_run, b_row, a_start, b_start)`` with token indexes local to
     each row.
@@ -110,8 +110,9 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
 
     g = start
     last_start = end - n
+    pacer = Pacer()
     while g <= last_start:
-        stop = min(last_start + 1, g + STEP_WINDOWS)
+        stop = min(last_start + 1, g + CHUNK_WINDOWS)
         for g in range(g, stop):
             value = get(buf[4 * g:4 * g + width])
             if value is None:
@@ -129,10 +130,12 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
                         consider(diagonal, run[0], run[1])
                     runs[diagonal] = [g, g]
         g = stop
-        if g <= last_start:
+        if pacer.due():
             yield g
-    for diagonal, (first, last) in runs.items():
+    for count, (diagonal, (first, last)) in enumerate(runs.items()):
         consider(diagonal, first, last)
+        if count % CHUNK_WINDOWS == 0 and pacer.due():
+            yield g
     if best is not None:
         best = (-best[0],) + best[1:]
     return windows, dirty, best
@@ -150,7 +153,7 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
     b_offsets = b.offsets
     rows_by_tokens = index.rows_by_tokens
     results = []
-    budget = STEP_WINDOWS
+    pacer = Pacer()
     for r, row in enumerate(a.rows):
         start, end = a.offsets[r], a.offsets[r + 1]
         tokens = end - start
@@ -164,9 +167,7 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
                 run, match.b_row, match.a_start, match.b_start = best
                 match.span = run + n - 1
         results.append(match)
-        budget -= tokens + 1
-        if budget <= 0:
-            budget = STEP_WINDOWS
+        if pacer.due():
             yield end
     return results
 
@@ -178,12 +179,14 @@ def match_rows(a: TokenizedRows, b: TokenizedRows, index: WindowIndex) -> list[R
 
 def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenizer):
     """Fill ``a_chars``/``b_chars`` for every row with a span; yields rows done."""
+    pacer = Pacer()
     for count, m in enumerate(matches, 1):
         if m.span:
-            a_spans = tokenizer.spans(a.rows[m.row].text)
-            b_spans = tokenizer.spans(b.rows[m.b_row].text)
+            a_spans = yield from tokenizer.spans_steps(a.rows[m.row].text)
+            b_spans = yield from tokenizer.spans_steps(b.rows[m.b_row].text)
             m.a_chars = (a_spans[m.a_start][0], a_spans[m.a_start + m.span - 1][1])
             m.b_chars = (b_spans[m.b_start][0], b_spans[m.b_start + m.span - 1][1])
+        if pacer.due():
             yield count
 
 
@@ -212,17 +215,30 @@ def highlight(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, match: Row
     Only windows matched *in that B row* count, in both panes: the A tokens
     they cover and the B tokens they were matched to, merged.
     """
+    return run_steps(highlight_steps(a, b, index, match, tokenizer))
+
+
+def highlight_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, match: RowMatch,
+                    tokenizer):
+    """:func:`highlight` as steps, for rows of any length."""
     if match.b_row is None:
         return [], []
     n = index.n
     buf = a.buffer
+    get = index.table.get
     start, end = a.offsets[match.row], a.offsets[match.row + 1]
     b_first, b_end = b.offsets[match.b_row], b.offsets[match.b_row + 1]
     a_ranges, b_ranges = [], []
+    pacer = Pacer()
     for g in range(start, end - n + 1):
-        for p in index.positions(buf[4 * g:4 * g + 4 * n]):
-            if b_first <= p < b_end:
-                a_ranges.append((g - start, g - start + n))
-                b_ranges.append((p - b_first, p - b_first + n))
-    return (token_ranges_to_chars(a_ranges, tokenizer.spans(a.rows[match.row].text)),
-            token_ranges_to_chars(b_ranges, tokenizer.spans(b.rows[match.b_row].text)))
+        value = get(buf[4 * g:4 * g + 4 * n])
+        if value is not None:
+            for p in ((value,) if type(value) is int else value):
+                if b_first <= p < b_end:
+                    a_ranges.append((g - start, g - start + n))
+                    b_ranges.append((p - b_first, p - b_first + n))
+        if g % CHUNK_WINDOWS == 0 and pacer.due():
+            yield g
+    a_spans = yield from tokenizer.spans_steps(a.rows[match.row].text)
+    b_spans = yield from tokenizer.spans_steps(b.rows[match.b_row].text)
+    return token_ranges_to_chars(a_ranges, a_spans), token_ranges_to_chars(b_ranges, b_spans)

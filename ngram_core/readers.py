@@ -24,9 +24,10 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .errors import InputError
-from .steps import run_steps
+from .steps import Pacer, run_steps
 
 #: Names a text field usually has, most likely first (matched case-insensitively).
 TEXT_FIELD_NAMES = ("text", "question", "prompt", "input", "content", "sentence",
@@ -43,6 +44,22 @@ FORMAT_BY_EXTENSION = {
 FORMATS = ("json", "jsonl", "csv", "tsv", "text")
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_OTHER_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def split_lines(text: str) -> list[str]:
+    r"""Split at ``\r\n``, ``\r`` or ``\n`` only, not at the other breaks that
+    ``str.splitlines`` knows; a final break leaves a last empty piece::
+
+        >>> split_lines("a\r\nb\u2028c\rd\n")
+        ['a', 'b\u2028c', 'd', '']
+    """
+    if _OTHER_BREAKS.search(text):
+        return _LINE_BREAK.split(text)
+    lines = text.splitlines()
+    if text.endswith(("\n", "\r")):
+        lines.append("")
+    return lines
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _BINARY_MAGIC = (
@@ -72,8 +89,7 @@ class Table:
         return len(self.records)
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One row to check: its 1-based number in its file, its id and its text.
 
     A row is *blank* when its text is empty or only whitespace (a missing or
@@ -144,10 +160,6 @@ def format_from_name(name: str) -> str | None:
         if lower.endswith(ext):
             return fmt
     return None
-
-
-#: Records parsed between two progress yields.
-STEP_RECORDS = 10_000
 
 
 def read_table(data: bytes, name: str, format: str | None = None) -> Table:
@@ -253,14 +265,19 @@ def _read_json(text: str, name: str, fmt: str):
         value = max(arrays, key=lambda kv: len(kv[1]))[1]
     if not isinstance(value, list):
         _record(value, name, "the top level of the JSON")
-    records = [_record(v, name, f"item {i}", row=i) for i, v in enumerate(value, 1)]
-    return Table(name, fmt, _fields(records), records, [])
+    records, pacer = [], Pacer()
+    for i, v in enumerate(value, 1):
+        records.append(_record(v, name, f"item {i}", row=i))
+        if pacer.due():
+            yield len(records)
+    fields = yield from _fields_steps(records)
+    return Table(name, fmt, fields, records, [])
 
 
 def _read_jsonl(text: str, name: str, fmt: str):
-    records, lines = [], []
-    for number, line in enumerate(_LINE_BREAK.split(text), 1):
-        if number % STEP_RECORDS == 0:
+    records, lines, pacer = [], [], Pacer()
+    for number, line in enumerate(split_lines(text), 1):
+        if pacer.due():
             yield len(records)
         if not line.strip():
             continue
@@ -273,7 +290,8 @@ def _read_jsonl(text: str, name: str, fmt: str):
             raise _json_error(name, e, number - 1) from None
         records.append(_record(value, name, "this line", line=number))
         lines.append(number)
-    return Table(name, fmt, _fields(records), records, lines)
+    fields = yield from _fields_steps(records)
+    return Table(name, fmt, fields, records, lines)
 
 
 def _read_delimited(text: str, name: str, fmt: str):
@@ -283,6 +301,7 @@ def _read_delimited(text: str, name: str, fmt: str):
     try:
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
         header, records, lines, start = None, [], [], 1
+        pacer = Pacer()
         try:
             for cells in reader:
                 if not cells or cells == [""] and header is not None:
@@ -296,7 +315,7 @@ def _read_delimited(text: str, name: str, fmt: str):
                 else:
                     records.append(dict(zip(header, cells)))
                     lines.append(start)
-                    if len(records) % STEP_RECORDS == 0:
+                    if pacer.due():
                         yield len(records)
                 start = reader.line_num + 1
         except csv.Error as e:
@@ -323,19 +342,31 @@ def _header(cells: list[str], name: str) -> list[str]:
 
 def _read_text(text: str, name: str, fmt: str):
     yield 0
-    lines = _LINE_BREAK.split(text)
+    lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()                       # a final line break ends the last row
-    return Table(name, fmt, ["text"], [{"text": line} for line in lines],
-                 list(range(1, len(lines) + 1)))
+    records, pacer = [], Pacer()
+    for line in lines:
+        records.append({"text": line})
+        if pacer.due():
+            yield len(records)
+    return Table(name, fmt, ["text"], records, list(range(1, len(lines) + 1)))
 
 
-def _fields(records: list[dict]) -> list[str]:
+def _fields_steps(records: list[dict]):
+    """Field names in first-seen order; keys with lone surrogates are repaired."""
     seen: dict[str, None] = {}
+    pacer = Pacer()
     for record in records:
         for key in record:
             if key not in seen:
                 seen[key] = None
+        if pacer.due():
+            yield len(seen)
+    if any(_SURROGATE.search(key) for key in seen):
+        for i, record in enumerate(records):
+            records[i] = {_clean(k): v for k, v in record.items()}
+        return list(dict.fromkeys(_clean(k) for k in seen))
     return list(seen)
 
 
@@ -345,8 +376,8 @@ def _is_text(value) -> bool:
     return isinstance(value, str) and bool(value.strip()) and not _NUMBER.fullmatch(value.strip())
 
 
-def _string_share(table: Table, name: str) -> float:
-    present = [r[name] for r in table.records[:1000] if r.get(name) is not None]
+def _string_share(table: Table, name: str, sample: int = 200) -> float:
+    present = [r[name] for r in table.records[:sample] if r.get(name) is not None]
     if not present:
         return 0.0
     return sum(map(_is_text, present)) / len(present)
@@ -369,6 +400,11 @@ def detect_text_fields(table: Table) -> list[str]:
 
     ``{"id": "x1", "label": 3, "question": "Who?"}`` -> ``["question"]``.
     """
+    return run_steps(detect_text_fields_steps(table))
+
+
+def detect_text_fields_steps(table: Table):
+    """:func:`detect_text_fields` as steps (a file may have 10,000 columns)."""
     id_field = detect_id_field(table)
     by_lower = {f.lower(): f for f in table.fields}
     for name in TEXT_FIELD_NAMES:
@@ -376,11 +412,14 @@ def detect_text_fields(table: Table) -> list[str]:
         if f is not None and _string_share(table, f) >= 0.5:
             return [f]
     candidates = [f for f in table.fields if f != id_field]
-    for f in candidates:
-        if _string_share(table, f) >= 0.5:
+    pacer = Pacer()
+    for i, f in enumerate(candidates):
+        if _string_share(table, f, 50) >= 0.5:
             return [f]
+        if pacer.due():
+            yield i
     for f in candidates + [id_field]:
-        if f is not None and any(isinstance(r.get(f), str) for r in table.records):
+        if f is not None and any(isinstance(r.get(f), str) for r in table.records[:1000]):
             return [f]
     return table.fields[:1]
 
@@ -408,7 +447,7 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
     without one the row number is the id. A field that no record has raises an InputError naming the fields
     the file does have.
     """
-    fields = list(text_fields) if text_fields else detect_text_fields(table)
+    fields = list(text_fields) if text_fields else (yield from detect_text_fields_steps(table))
     if id_field is None:
         id_field = detect_id_field(table)
     elif id_field == "":
@@ -420,8 +459,9 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
             raise _missing_field(table, f, "text")
     rows = []
     any_text = False
+    pacer = Pacer()
     for number, record in enumerate(table.records, 1):
-        if number % STEP_RECORDS == 0:
+        if pacer.due():
             yield number
         parts = [_as_text(record.get(f)) for f in fields if record.get(f) is not None]
         any_text = any_text or bool(parts)

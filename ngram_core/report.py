@@ -73,20 +73,30 @@ class Summary:
 
 def summarize(matches, *, b_rows: int, n: int, mode: str, layers: str, threshold,
               windows_capped: int, tokenizer: str, unicode_version: str) -> Summary:
-    checkable = [m for m in matches if m.status == CHECKABLE]
-    duplicates = [m for m in matches if m.duplicate_of is not None]
+    """Count the rows (one pass: it runs on 200,000-row files in the page)."""
+    checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
+    bar = Fraction(str(threshold))
+    for m in matches:
+        status = m.status
+        if status == CHECKABLE:
+            checkable += 1
+            tokens += m.tokens
+            dirty += m.dirty
+            if m.windows and m.dirty * 100 >= bar * m.tokens:
+                flagged += 1
+        elif status == SHORT:
+            short += 1
+        else:
+            blank += 1
+        if m.duplicate_of is not None:
+            duplicates += 1
+            duplicates_short += status == SHORT
     return Summary(
-        rows=len(matches),
-        checkable=len(checkable),
-        flagged=sum(is_flagged(m, threshold) for m in checkable),
-        short=sum(m.status == SHORT for m in matches),
-        blank=sum(m.status == BLANK for m in matches),
-        duplicates=len(duplicates),
-        duplicates_short=sum(m.status == SHORT for m in duplicates),
-        tokens=sum(m.tokens for m in checkable),
-        dirty_tokens=sum(m.dirty for m in checkable),
-        windows_capped=windows_capped, b_rows=b_rows, n=n, mode=mode, layers=layers,
-        threshold=threshold, tokenizer=tokenizer, unicode_version=unicode_version)
+        rows=len(matches), checkable=checkable, flagged=flagged, short=short, blank=blank,
+        duplicates=duplicates, duplicates_short=duplicates_short, tokens=tokens,
+        dirty_tokens=dirty, windows_capped=windows_capped, b_rows=b_rows, n=n, mode=mode,
+        layers=layers, threshold=threshold, tokenizer=tokenizer,
+        unicode_version=unicode_version)
 
 
 def percent(share: float) -> str:

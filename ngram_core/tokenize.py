@@ -40,7 +40,7 @@ from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .steps import run_steps
+from .steps import Pacer, run_steps
 
 LAYERS = ("L1", "L2", "L3", "L4")
 DEFAULT_LAYERS = ("L1", "L3", "L4")
@@ -205,6 +205,26 @@ def make_normalizer(layers):
     return normalize
 
 
+#: Rows longer than this are tokenized in pieces, so no single step runs long.
+PIECE_CHARS = 1 << 16
+
+
+def _pieces(text: str, size: int = PIECE_CHARS):
+    """Cut a text at spaces into pieces of about ``size`` characters.
+
+    A space separates tokens in both modes, so the tokens of the pieces are
+    the tokens of the text: ``"ab cd ef"`` with size 3 -> ``"ab ", "cd ef"``.
+    """
+    start = 0
+    while len(text) - start > size:
+        cut = text.find(" ", start + size)
+        if cut < 0:
+            break
+        yield text[start:cut + 1]
+        start = cut + 1
+    yield text[start:] if start else text
+
+
 class _Vocabulary(dict):
     """Raw token -> id of its normalized form (-1 when that is empty), filled on demand."""
 
@@ -289,8 +309,21 @@ class Tokenizer:
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """The ``[start, end)`` of every kept token of one text, in order."""
+        return run_steps(self.spans_steps(text))
+
+    def spans_steps(self, text: str, piece_chars: int = PIECE_CHARS):
+        """:meth:`spans` as steps: a long text is matched piece by piece."""
         vocab = self._vocab
-        return [(s, e) for s, e in self._pattern.spans(text) if vocab[text[s:e]] >= 0]
+        out: list[tuple[int, int]] = []
+        offset = 0
+        pacer = Pacer()
+        for piece in _pieces(text, piece_chars):
+            out.extend((offset + s, offset + e) for s, e in self._pattern.spans(piece)
+                       if vocab[piece[s:e]] >= 0)
+            offset += len(piece)
+            if pacer.due():
+                yield offset
+        return out
 
     def tokenize(self, text: str) -> list[tuple[str, int, int]]:
         """``[(normalized token, start, end), ...]`` for one text."""
@@ -300,26 +333,6 @@ class Tokenizer:
             if token:
                 out.append((token, s, e))
         return out
-
-
-#: Rows longer than this are tokenized in pieces, so no single step runs long.
-PIECE_CHARS = 1 << 16
-
-
-def _pieces(text: str, size: int = PIECE_CHARS):
-    """Cut a text at spaces into pieces of about ``size`` characters.
-
-    A space separates tokens in both modes, so the tokens of the pieces are
-    the tokens of the text: ``"ab cd ef"`` with size 3 -> ``"ab ", "cd ef"``.
-    """
-    start = 0
-    while len(text) - start > size:
-        cut = text.find(" ", start + size)
-        if cut < 0:
-            break
-        yield text[start:cut + 1]
-        start = cut + 1
-    yield text[start:] if start else text
 
 
 @dataclass
@@ -349,30 +362,29 @@ class TokenizedRows:
         return self.buffer[4 * self.offsets[r]:4 * self.offsets[r + 1]]
 
 
-def tokenize_rows_steps(rows, tokenizer: Tokenizer, step_chars: int = PIECE_CHARS):
-    """Tokenize rows, yielding the characters done after every ``step_chars`` or so.
+def tokenize_rows_steps(rows, tokenizer: Tokenizer, piece_chars: int = PIECE_CHARS):
+    """Tokenize rows, yielding the characters done every few milliseconds.
 
     A generator: ``yield`` gives progress, and the return value (``yield from``
-    or ``StopIteration.value``) is the :class:`TokenizedRows`.
+    or ``StopIteration.value``) is the :class:`TokenizedRows`. Rows longer than
+    ``piece_chars`` are tokenized piece by piece (see :func:`_pieces`).
     """
     ids = array("I")
     offsets = [0]
-    done = since_yield = 0
+    done = 0
+    pacer = Pacer()
     for row in rows:
         text = row.text
-        if len(text) <= step_chars:
+        if len(text) <= piece_chars:
             ids.extend(tokenizer.ids(text))
-            since_yield += len(text)
         else:
-            for piece in _pieces(text, step_chars):
+            for piece in _pieces(text, piece_chars):
                 ids.extend(tokenizer.ids(piece))
-                done += since_yield + len(piece)
-                since_yield = 0
-                yield done
+                if pacer.due():
+                    yield done
+        done += len(text)
         offsets.append(len(ids))
-        if since_yield >= step_chars:
-            done += since_yield
-            since_yield = 0
+        if pacer.due():
             yield done
     return TokenizedRows(list(rows), ids, offsets)
 

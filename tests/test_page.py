@@ -90,12 +90,14 @@ def test_selected_row_highlights_only_what_its_best_b_row_supplied(page):
     # select the second row with the keyboard
     page.focus("#rows-table tbody tr:nth-child(2) button")
     page.keyboard.press("Enter")
+    page.wait_for_selector('body[data-selected="1"]', state="attached")
     assert page.inner_text("#pane-a-title") == "test-set.json, row a2"
     assert page.inner_text("#pane-b-title") == "training-corpus.json, row b2"
     assert page.locator("#pane-a-text mark").all_inner_texts() == [
         "energy from sunlight splits water and the plant stores that energy as sugar"]
     assert page.get_attribute("#rows-table tbody tr:nth-child(2)", "aria-selected") == "true"
     page.click("#rows-table tbody tr:nth-child(3) button")
+    page.wait_for_selector('body[data-selected="2"]', state="attached")
     assert page.locator("#pane-a-text mark").count() == 0
     assert "no row shares a 13-token sequence" in page.inner_text("#pane-b-title")
 
@@ -225,6 +227,7 @@ def test_hostile_text_renders_as_text(page):
     assert page.inner_text("#pane-a-title") .startswith("<img src=x onerror=alert(1)>.jsonl")
     assert "${window.__pwned=1}" in page.inner_text("#pane-a-text")
     page.click("#rows-table tbody tr:nth-child(2) button")
+    page.wait_for_selector('body[data-selected="1"]', state="attached")
     assert page.inner_text("#pane-a-title").endswith("row <img src=x onerror=alert(1)>")
     assert "<script>window.__pwned = 1</script>" in page.inner_text("#pane-a-text")
     assert page.evaluate("window.__pwned") is None
