@@ -20,7 +20,8 @@ from pyscript import document, window
 from ngram_core import InputError, Settings, check_steps
 from ngram_core.readers import (detect_id_field, detect_text_fields, read_table_steps,
                                 select_rows_steps)
-from ngram_core.report import (cap_notice, counted_table, headline, percent, settings_line)
+from ngram_core.report import (cap_notice, counted_table, flagged_figure, headline, percent,
+                               settings_line)
 
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
 ROWS_SHOWN = 200
@@ -355,7 +356,7 @@ class Page:
     async def render(self):
         result, s = self.result, self.result.summary
         document.body.dataset.selected = "none"
-        set_text("flagged-figure", percent(s.flagged_share))
+        set_text("flagged-figure", flagged_figure(s))
         set_text("headline", headline(s))
         el("example-note").hidden = not all(slot.example for slot in self.slots.values())
         set_text("settings-line", settings_line(*self.result_names, s,

@@ -286,7 +286,8 @@ def main(argv=None) -> int:
     print(f"# bench_dask {datetime.datetime.now().isoformat(timespec='seconds')} | "
           f"nproc {os.cpu_count()} | {cpu_model()} | Python {platform.python_version()} | "
           f"dask {__import__('dask').__version__} | blocksize {args.blocksize} | "
-          f"shards of {args.shard_mb:g} MB | n={settings.n} {settings.mode}")
+          f"shards of {args.shard_mb:g} MB | n={settings.n} {settings.mode} | "
+          f"load average {os.getloadavg()[0]:.2f} at start")
     a_path, all_shards = prepare_data(sizes[-1], args.shard_mb, log)
     a_rows = load_rows([a_path])
     rows = []            # (b_mb, engine, workers, seconds, runs, peak_mb)
@@ -370,6 +371,8 @@ def main(argv=None) -> int:
                   f"{peaks[-1][0] / peaks[0][0]:.1f}x")
     for note in notes:
         print(note)
+    print(f"Load average at the end: {os.getloadavg()[0]:.2f} (other processes share the "
+          f"{os.cpu_count()} cores; a busy machine lowers the 2-worker speed-up)")
     return 0
 
 

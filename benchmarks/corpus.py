@@ -5,6 +5,7 @@ files so that matching does real work.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -20,10 +21,10 @@ def vocabulary(size: int, seed: int = 7) -> list[str]:
     return sorted(words)
 
 
-def sentences(rng: random.Random, words: list[str], weights, count: int) -> list[str]:
+def sentences(rng: random.Random, words: list[str], cum_weights, count: int) -> list[str]:
     out = []
     for _ in range(count):
-        chosen = rng.choices(words, weights, k=rng.randint(6, 28))
+        chosen = rng.choices(words, cum_weights=cum_weights, k=rng.randint(6, 28))
         chosen[0] = chosen[0].capitalize()
         text = " ".join(chosen)
         if rng.random() < 0.3:
@@ -38,12 +39,12 @@ def make_pair(a_bytes: int, b_bytes: int, seed: int = 1, shared: float = 0.05):
     """Two lists of row texts of about the given UTF-8 sizes; B holds passages of A."""
     rng = random.Random(seed)
     words = vocabulary(30_000)
-    weights = [1 / (rank + 1) for rank in range(len(words))]
+    cum_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(words))))
 
     def rows(target: int) -> list[str]:
         out, size = [], 0
         while size < target:
-            text = " ".join(sentences(rng, words, weights, rng.randint(1, 8)))
+            text = " ".join(sentences(rng, words, cum_weights, rng.randint(1, 8)))
             out.append(text)
             size += len(text.encode()) + 30
         return out

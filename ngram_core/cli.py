@@ -20,7 +20,8 @@ from .check import STAGES, Settings, check_steps
 from .errors import InputError
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS, Row, Table, read_table, select_rows
-from .report import (cap_notice, counted_table, headline, percent, settings_line)
+from .report import (cap_notice, counted_table, flagged_figure, headline, percent,
+                     settings_line)
 from .tokenize import BACKENDS, MODES, layers_label, DEFAULT_LAYERS
 
 #: How many of the worst rows the plain output lists.
@@ -147,7 +148,7 @@ def names(paths) -> str:
 def render_text(result, a_name: str, b_name: str, top: int = TOP_ROWS) -> str:
     """The plain output: the figure, the sentence, the counts, the worst rows."""
     s = result.summary
-    lines = [f"Rows flagged: {percent(s.flagged_share)}", headline(s),
+    lines = [f"Rows flagged: {flagged_figure(s)}", headline(s),
              settings_line(a_name, b_name, s, result.tokenizer.description), ""]
     notice = cap_notice(s)
     if notice:

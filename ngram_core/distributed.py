@@ -47,6 +47,8 @@ from .tokenize import Tokenizer, tokenize_rows
 
 #: Bytes of an uncompressed JSONL or text file per partition (at line boundaries).
 DEFAULT_BLOCKSIZE = 64 * 2**20
+#: Bytes of a JSONL or text file read on the client to detect its fields.
+FIELD_SAMPLE_BYTES = 2**20
 
 
 # --- partitions of B ---------------------------------------------------------
@@ -191,8 +193,15 @@ def index_a(a_rows, settings: Settings):
 
 
 def walk_partition(part: Partition, fields, id_field, index: AIndex) -> dict:
-    """One partition's partial result (see the module docstring)."""
-    rows = read_partition(part, fields, id_field)
+    """One partition's partial result (see the module docstring).
+
+    A bad shard comes back as ``{"error": InputError}`` rather than raising, so
+    that Dask does not retry a file that will fail again; the client raises it.
+    """
+    try:
+        rows = read_partition(part, fields, id_field)
+    except InputError as e:
+        return {"error": e}
     tokenizer = Tokenizer(index.mode, index.layers, index.backend, index.vocabulary)
     b = tokenize_rows(rows, tokenizer)
     n, buf, width = index.n, b.buffer, 4 * index.n
@@ -284,10 +293,17 @@ def _field_choice(part: Partition, fields, id_field):
         return fields, id_field
     if part.format == "parquet":
         table = parquet_table(part.path, 0, limit=1000)
-    elif part.end < 0:
-        table = read_table(read_file_bytes(part.path), strip_compression(part.path), part.format)
+    elif (strip_compression(part.path) == part.path
+          and os.path.getsize(part.path) > FIELD_SAMPLE_BYTES):
+        # a big file: detect on its first lines, as Parquet does on its first rows
+        head = Partition(part.index, part.file_index, part.path, part.format, 0,
+                         FIELD_SAMPLE_BYTES)
+        try:
+            table = read_table(_block_bytes(head)[0], part.path, part.format)
+        except InputError:        # e.g. a quoted CSV field cut at the sample's end
+            table = read_table(read_file_bytes(part.path), part.path, part.format)
     else:
-        table = read_table(_block_bytes(part)[0], part.path, part.format)
+        table = read_table(read_file_bytes(part.path), strip_compression(part.path), part.format)
     detected = id_field if id_field is not None else detect_id_field(table)
     return fields or detect_text_fields(table), detected or ""
 
@@ -355,13 +371,13 @@ def check_distributed(client, a_rows, b_paths, settings: Settings, *, b_fields=N
     from dask.distributed import as_completed
     parts = plan_partitions(b_paths, b_format, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
-    shared = client.scatter(index, broadcast=True)
+    shared = client.scatter(index, broadcast=True, hash=False)
     choices = {}
     for part in parts:
         if part.file_index not in choices:
             choices[part.file_index] = _field_choice(part, b_fields, b_id_field)
     futures = [client.submit(walk_partition, part, *choices[part.file_index], shared,
-                             key=f"ngram-walk-{id(index)}-{part.index}", retries=2)
+                             key=f"ngram-walk-{shared.key}-{part.index}", retries=2)
                for part in parts]
     if show_progress:
         from dask.distributed import progress
@@ -369,7 +385,12 @@ def check_distributed(client, a_rows, b_paths, settings: Settings, *, b_fields=N
             progress(futures)
     total = {"rows": {}, "starts": set(), "best": {}, "dups": {}}
     for future in as_completed(futures):
-        combine(total, future.result())
+        partial = future.result()
+        if "error" in partial:
+            for other in futures:
+                other.cancel()
+            raise partial["error"]
+        combine(total, partial)
         future.release()
     return assemble(a_rows, a, tokenizer, settings, total, parts)
 

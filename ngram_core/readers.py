@@ -212,9 +212,42 @@ def _sniff(text: str, by_extension: str | None) -> str:
     return "text"
 
 
+#: Deepest JSON nesting read. Deeper documents are refused before parsing:
+#: in the browser the parser's recursion would overflow the WebAssembly stack
+#: and kill the interpreter, taking the page with it.
+MAX_JSON_DEPTH = 100
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+
+
+def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """True when brackets outside strings nest deeper than ``limit``.
+
+    Each pass deletes the innermost ``[]``/``{}`` pairs, so a document of depth
+    d empties in d passes: ``json_too_deep("[[1]]", 1)`` is True.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    for _ in range(limit):
+        inner = _EMPTY_PAIR.sub("", brackets)
+        if inner == brackets or not inner:
+            return False          # empty: shallow enough; stuck: unbalanced, json says so
+        brackets = inner
+    return bool(brackets)
+
+
+def _loads(text: str):
+    """json.loads, refusing nesting deeper than MAX_JSON_DEPTH first."""
+    if json_too_deep(text):
+        raise RecursionError
+    return json.loads(text)
+
+
 def _parses(text: str) -> bool:
     try:
-        json.loads(text)
+        _loads(text)
     except (ValueError, RecursionError):
         return False
     return True
@@ -231,7 +264,8 @@ def _json_error(name: str, e: Exception, line_offset: int = 0) -> InputError:
         return InputError(name, f"is not valid JSON: {e.msg} (column {e.colno})",
                           line=e.lineno + line_offset)
     if isinstance(e, RecursionError):
-        return InputError(name, "is not usable JSON: nested too deeply",
+        return InputError(name, f"is not usable JSON: nested more than {MAX_JSON_DEPTH} "
+                                f"levels deep",
                           line=(line_offset + 1) if line_offset else None)
     return InputError(name, f"is not usable JSON: {e}",
                       line=(line_offset + 1) if line_offset else None)
@@ -251,7 +285,7 @@ def _record(value, name: str, what: str, **where) -> dict:
 def _read_json(text: str, name: str, fmt: str):
     yield 0
     try:
-        value = json.loads(text)
+        value = _loads(text)
     except (ValueError, RecursionError) as e:
         raise _json_error(name, e) from None
     if isinstance(value, dict):
@@ -282,7 +316,7 @@ def _read_jsonl(text: str, name: str, fmt: str):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = _loads(line)
         except (ValueError, RecursionError) as e:
             if isinstance(e, json.JSONDecodeError):
                 raise InputError(name, f"is not valid JSON Lines: {e.msg} (column {e.colno})",

@@ -148,11 +148,18 @@ def counted_table(s: Summary) -> list[tuple[str, str]]:
 
 
 def cap_notice(s: Summary) -> str:
+    """The warning shown when some window of B occurred more than 32 times."""
     if not s.windows_capped:
         return ""
-    return (f"{s.windows_capped} {'window' if s.windows_capped == 1 else 'windows'} of the "
-            f"training file occur more than 32 times; only the first 32 positions of each "
-            f"were kept, so spans through them may be reported shorter than they are.")
+    which = ("1 window of the training file occurs" if s.windows_capped == 1 else
+             f"{s.windows_capped:,} windows of the training file occur")
+    return (f"{which} more than 32 times; only the first 32 positions of each were kept, "
+            f"so a span running through them may be reported shorter than it is.")
+
+
+def flagged_figure(s: Summary) -> str:
+    """The big figure: the flagged share, or a dash when no row is checkable."""
+    return percent(s.flagged_share) if s.checkable else "–"
 
 
 def neutralize(cell: str) -> str:

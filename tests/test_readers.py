@@ -112,7 +112,7 @@ def test_lone_surrogate_escape_becomes_replacement_character():
     ("a.json", b'[{"text": "a"},\n {"text": "b"', "not valid JSON", 2),
     ("a.json", b'[{"text": "a"},]', "not valid JSON", 1),
     ("a.json", b"42", "the top level of the JSON is a number", None),
-    ("a.json", b"[" * 100000 + b"]" * 100000, "nested too deeply", None),
+    ("a.json", b"[" * 100000 + b"]" * 100000, "nested more than 100 levels deep", None),
     ("a.jsonl", b'{"text": "a"}\n{"text": "b"\n{"text": "c"}\n', "not valid JSON Lines", 2),
     ("a.jsonl", b'{"text": "a"}\n7\n', "this line is a number", 2),
     ("a.csv", b"id,text\n1,a\n2,b,extra\n", "has 3 fields where the header has 2", 3),

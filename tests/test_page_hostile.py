@@ -1,0 +1,181 @@
+"""Hostile and broken input in the page: nothing breaks, nothing leaks, nothing is lost.
+
+Runs the built page in headless Chromium (see tests/browser.py): every request
+is recorded and any request to another origin, or after the engine is ready,
+fails the test.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, open_page, runs, serve_dist, wait_for_run
+from conftest import FIXTURES, ROOT
+from test_hostile_input import BAD_FILES
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import pathological  # noqa: E402  (the same inputs the benchmark measures)
+
+
+@pytest.fixture(scope="module")
+def site():
+    base, server = serve_dist()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield base, browser
+        browser.close()
+    server.shutdown()
+
+
+@pytest.fixture
+def page(site):
+    base, browser = site
+    context = browser.new_context(accept_downloads=True)
+    pg, watch = open_page(context, base)
+    pg.watch = watch
+    yield pg
+    problems = watch.problems(pg)
+    context.close()
+    assert not problems, problems
+
+
+def put(page, slot, name, data):
+    page.set_input_files(f"#file-{slot}", files=[{"name": name, "mimeType": "text/plain",
+                                                  "buffer": data}])
+
+
+def test_every_malformed_file_is_named_and_the_last_result_kept(page):
+    for name, data, needle, line in BAD_FILES:
+        if "field" in name:
+            continue            # the page detects the text field; the chosen-field case is below
+        for slot in ("a", "b"):
+            put(page, slot, name, data)
+            page.wait_for_function(
+                f"document.getElementById('{slot}-error').textContent.startsWith({name!r})")
+            message = page.inner_text(f"#{slot}-error")
+            assert needle in message, message
+            if line is not None:
+                assert f"{name}, line {line}:" in message
+            assert page.is_visible("#stale")
+            assert page.inner_text("#flagged-figure") == "66.7%"
+            # the slot goes back to the example so the next file starts from a valid page
+            before = runs(page)
+            page.set_input_files(f"#file-{slot}", str(ROOT / "static" / "examples" /
+                                                      ("test-set.json" if slot == "a" else
+                                                       "training-corpus.json")))
+            wait_for_run(page, before)
+            assert page.is_hidden("#stale")
+
+
+def test_lone_surrogate_escape_renders(page):
+    before = runs(page)
+    put(page, "a", "surrogate.json",
+        b'[{"id": "s\\ud800", "text": "In 1969 the Apollo 11 mission landed the first humans '
+        b'on the Moon \\udfff again"}]')
+    wait_for_run(page, before)
+    assert page.inner_text("#rows-table tbody tr:first-child td:first-child") == "s\ufffd"
+    assert "Moon \ufffd again" in page.inner_text("#pane-a-text")
+
+
+def test_hostile_field_and_file_names_render_as_text(page):
+    header = '"<img src=x onerror=window.__pwned=1>",id,"${window.__pwned=1}"\n'
+    body = '"the quick brown fox jumps over the lazy dog near the quiet river bank at dawn",1,x\n'
+    before = runs(page)
+    put(page, "b", "<script>window.__pwned=1</script>.csv", (header + body).encode())
+    wait_for_run(page, before)
+    options = page.locator("#b-text-field option").all_inner_texts()
+    assert options == ["<img src=x onerror=window.__pwned=1>", "id", "${window.__pwned=1}"]
+    assert page.inner_text("#b-name") == "<script>window.__pwned=1</script>.csv"
+    assert "<script>window.__pwned=1</script>.csv" in page.inner_text("#settings-line")
+    put(page, "a", '<img src=x onerror="window.__pwned=1">.json', b"[1, 2]")
+    page.wait_for_selector("#a-error:not(:empty)")
+    assert page.inner_text("#a-error").startswith('<img src=x onerror="window.__pwned=1">.json')
+    assert page.locator("img").count() == 0 and page.locator("body script").count() <= 1
+    assert page.evaluate("window.__pwned") is None
+
+
+@pytest.mark.parametrize("case", list(pathological.CASES))
+def test_pathological_inputs_at_the_bound(page, case):
+    a, a_name, b, b_name = pathological.CASES[case]()
+    assert len(a) <= 2_000_000 and len(b) <= 2_000_000
+    before = runs(page)
+    put(page, "a", a_name, a)
+    wait_for_run(page, before)
+    before = runs(page)
+    put(page, "b", b_name, b)
+    page.wait_for_function(f"Number(document.body.dataset.runs) > {before} && "
+                           "document.body.dataset.busy === '0'", timeout=TIMEOUT_MS * 2)
+    counted = dict(tuple(r.split("\t")) for r in
+                   page.locator("#counted tbody tr").all_inner_texts())
+    if case == "one row of 2 MB":
+        assert page.inner_text("#flagged-figure") == "100.0%"
+        assert counted["Overall dirty-token share"] == "100.0%"
+        assert page.locator("#pane-a-text mark").count() == 1
+    elif case == "2 MB of one word repeated":
+        assert page.inner_text("#flagged-figure") == "100.0%"
+        assert page.inner_text("#cap-notice").startswith(
+            "1 window of the training file occurs more than 32 times")
+    elif case == "200,000 one-word rows":
+        assert page.inner_text("#a-rows") == "200,000"
+        assert page.inner_text("#flagged-figure") == "–"
+        assert counted["Rows shorter than 13 tokens"] == "200000"
+        assert counted["Rows duplicating a whole B row"] == "200000 (200000 short)"
+        assert page.locator("#short-duplicates-list li").count() == 200
+    elif case == "one 2 MB token":
+        assert counted["Rows shorter than 13 tokens"] == "1"
+        assert counted["Rows duplicating a whole B row"] == "1 (1 short)"
+    elif case == "10,000 CSV columns":
+        assert page.locator("#b-text-field option").count() == 10_000
+        assert page.locator("#b-id-field option").count() == 10_001
+    assert page.is_hidden("#stale")
+
+
+def test_privacy_over_a_whole_session(page, tmp_path):
+    """Load, pick both files, change every control, select rows, download the CSV."""
+    watch = page.watch
+    secret_a = "Zebra-quokka-1234 " + (FIXTURES / "contaminated.jsonl").read_text()
+    secret_a = (FIXTURES / "contaminated.jsonl").read_bytes()
+    before = runs(page)
+    put(page, "a", "secret-test-set.jsonl", secret_a)
+    wait_for_run(page, before)
+    before = runs(page)
+    page.set_input_files("#file-b", str(FIXTURES / "corpus.csv"))
+    wait_for_run(page, before)
+    for action in (lambda: page.click("#n-8"), lambda: page.fill("#threshold", "5"),
+                   lambda: page.check("#layer-L2"), lambda: page.uncheck("#layer-L4"),
+                   lambda: page.check("#mode-strict"), lambda: page.check("#mode-loose"),
+                   lambda: page.click("#n-13"), lambda: page.fill("#n", "9"),
+                   lambda: page.select_option("#b-id-field", "source"),
+                   lambda: page.select_option("#a-text-field", ["prompt", "answer"])):
+        before = runs(page)
+        action()
+        wait_for_run(page, before)
+    for i in range(page.locator("#rows-table tbody tr").count()):
+        page.click(f"#rows-table tbody tr:nth-child({i + 1}) button")
+        page.wait_for_selector(f'body[data-selected="{i}"]', state="attached")
+    with page.expect_download() as info:
+        page.click("#download-csv")
+    info.value.save_as(tmp_path / "out.csv")
+    assert (tmp_path / "out.csv").read_text().startswith("a_row,a_id,")
+    # nothing went anywhere but the page's own origin, and nothing at all after ready
+    assert not watch.foreign, watch.foreign
+    assert not watch.after_ready, watch.after_ready
+    secrets = ["secret-test-set", "corpus.csv", "quick brown fox", "t-1", "doc_id", "prompt"]
+    for request in watch.requests:
+        carried = request.url + str(request.headers) + (request.post_data or "")
+        for secret in secrets:
+            assert secret not in carried, (secret, request.url)
+
+
+def test_json_nested_to_the_limit_is_read_and_deeper_refused(page):
+    deep = b"[" * 98 + b"1" + b"]" * 98          # 100 levels with the row array and object
+    before = runs(page)
+    put(page, "a", "deep-ok.json", b'[{"text": "still fine", "x": ' + deep + b"}]")
+    wait_for_run(page, before)
+    assert page.inner_text("#a-rows") == "1"
+    put(page, "a", "too-deep.json", b'[{"text": "x", "x": [' + deep + b"]}]")
+    page.wait_for_selector("#a-error:not(:empty)")
+    assert "nested more than 100 levels deep" in page.inner_text("#a-error")
