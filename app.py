@@ -17,9 +17,9 @@ import js
 from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
-from ngram_core import InputError, Settings, check_steps
-from ngram_core.readers import (detect_id_field, detect_text_fields, read_table_steps,
-                                select_rows_steps)
+from ngram_core import CheckCache, InputError, Settings, check_steps
+from ngram_core.readers import detect_id_field, detect_text_fields_steps, read_table_steps, \
+    select_rows_steps
 from ngram_core.report import (cap_notice, counted_table, flagged_figure, headline, percent,
                                settings_line)
 
@@ -90,6 +90,8 @@ class Slot:
         self.id_chosen = False       # the user picked the id field (maybe "row number")
         self.rows = None
         self.rows_key = None
+        self.detected_text = []      # detected once per file: a file may have 10,000 columns
+        self.detected_id = ""
         self.error = ""
 
     def show_error(self, message):
@@ -97,19 +99,20 @@ class Slot:
         set_text(f"{self.key}-error", message)
 
     def chosen_text_fields(self):
-        return self.text_fields or detect_text_fields(self.table)
+        return self.text_fields or self.detected_text
 
     def chosen_id_field(self):
         """The id field, or "" for row numbers (None would mean "detect")."""
         if self.id_chosen:
             return self.id_field or ""
-        return detect_id_field(self.table) or ""
+        return self.detected_id
 
 
 class Page:
     def __init__(self):
         self.slots = {"a": Slot("a"), "b": Slot("b")}
         self.result = None           # the last valid CheckResult
+        self.cache = CheckCache()    # tokens and index kept between checks
         self.result_names = ("", "")
         self.selected = None         # index into result.ordered
         self.task = None             # the check in progress
@@ -192,6 +195,8 @@ class Page:
         slot.show_error("")
         slot.name, slot.table, slot.example = name, table, example
         slot.rows, slot.rows_key = None, None
+        slot.detected_text = await self.drive(detect_text_fields_steps(table))
+        slot.detected_id = detect_id_field(table) or ""
         query_fields = [f for f in self.query.get(f"{key}_field", []) if f in table.fields]
         slot.text_fields = query_fields or None
         query_id = self.query.get(f"{key}_id")
@@ -244,7 +249,7 @@ class Page:
         buffer = await file.arrayBuffer()
         data = buffer.to_py().tobytes()
         if await self.load_bytes(key, name, data):
-            self.schedule()
+            self.recompute()             # a new file: no need to wait for more typing
 
     def fields_changed(self, key):
         slot = self.slots[key]
@@ -308,6 +313,7 @@ class Page:
         return slot.rows
 
     async def run(self, settings):
+        started = time.perf_counter()
         work = el("work")
         work.hidden = False
         document.body.dataset.busy = "1"
@@ -324,7 +330,7 @@ class Page:
                     slot.show_error(str(e))
                     self.stale(True)
                     return
-            result = await self.drive(check_steps(rows["a"], rows["b"], settings),
+            result = await self.drive(check_steps(rows["a"], rows["b"], settings, self.cache),
                                       self.show_progress)
         except asyncio.CancelledError:
             set_text("stage", "Cancelled.")
@@ -337,10 +343,14 @@ class Page:
         self.result_names = (self.slots["a"].name, self.slots["b"].name)
         self.stale(False)
         self.update_url(settings)
+        computed = time.perf_counter()
         try:
             await self.render()
         finally:
             document.body.dataset.busy = "0"
+        done = time.perf_counter()
+        document.body.dataset.timing = (f"check {computed - started:.3f} s, "
+                                        f"draw {done - computed:.3f} s")
 
     def show_progress(self, progress):
         el("progress").value = progress.fraction
@@ -365,7 +375,7 @@ class Page:
         set_text("cap-notice", notice)
         el("cap-notice").hidden = not notice
         self.render_counted(s)
-        self.render_rows()
+        await self.render_rows()
         self.render_short_duplicates()
         el("download-csv").disabled = False
         await self.select(0 if result.ordered else None)
@@ -383,11 +393,15 @@ class Page:
             cell.textContent = value
             cell.className = "num"
 
-    def render_rows(self):
+    async def render_rows(self):
         result = self.result
         body = el("rows-table").tBodies.item(0)
         body.replaceChildren()
+        last = time.perf_counter()
         for index, match in enumerate(result.ordered[:ROWS_SHOWN]):
+            if time.perf_counter() - last > STEP_SECONDS:
+                await asyncio.sleep(0)
+                last = time.perf_counter()
             row = body.insertRow()
             row.dataset.index = str(index)
             row.setAttribute("aria-selected", "false")
@@ -458,6 +472,7 @@ class Page:
         fill_marked(el("pane-a-text"), a_text, a_ranges)
         fill_marked(el("pane-b-text"), b_text, b_ranges)
 
+
     def row_clicked(self, event):
         target = event.target
         index = getattr(target.dataset, "index", None) if target.dataset else None
@@ -480,6 +495,24 @@ class Page:
         window.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), 10_000)
 
 
+PANE_CHARS = 20_000           # a longer row is shown around its first highlight
+
+
+def excerpt(text, ranges):
+    """A window of at most PANE_CHARS characters of a long row, and the ranges in it.
+
+    Returns ``(start, end, ranges shifted to the window)``; short rows are whole.
+    """
+    if len(text) <= PANE_CHARS:
+        return 0, len(text), ranges
+    centre = ranges[0][0] if ranges else 0
+    start = max(0, min(centre - PANE_CHARS // 4, len(text) - PANE_CHARS))
+    end = start + PANE_CHARS
+    inside = [(max(s, start) - start, min(e, end) - start) for s, e in ranges
+              if s < end and e > start]
+    return start, end, inside
+
+
 def wasm_bytes():
     """The size of the interpreter's WebAssembly memory (for the benchmark), or 0."""
     try:
@@ -490,16 +523,28 @@ def wasm_bytes():
 
 
 def fill_marked(element, text, ranges):
-    """Put text into an element as text nodes, with <mark> around each [start, end)."""
+    """Put text into an element as text nodes, with <mark> around each [start, end).
+
+    A row longer than PANE_CHARS is shown as an excerpt, with a note saying
+    which characters are shown, so a 2 MB row does not stall the page's layout.
+    """
     element.replaceChildren()
+    start, end, ranges = excerpt(text, ranges)
+    if (start, end) != (0, len(text)):
+        note = document.createElement("span")
+        note.className = "excerpt-note"
+        note.textContent = (f"[Characters {start + 1:,} to {end:,} of {len(text):,}, around the "
+                            f"first highlight.]\n")
+        element.append(note)
+        text = text[start:end]
     position = 0
-    for start, end in ranges:
-        if start > position:
-            element.append(document.createTextNode(text[position:start]))
+    for first, stop in ranges:
+        if first > position:
+            element.append(document.createTextNode(text[position:first]))
         mark = document.createElement("mark")
-        mark.textContent = text[start:end]
+        mark.textContent = text[first:stop]
         element.append(mark)
-        position = end
+        position = stop
     if position < len(text):
         element.append(document.createTextNode(text[position:]))
 
@@ -534,24 +579,23 @@ def wire(page):
 
 
 async def start():
+    """Wire the page, mark the engine ready, then check the worked example (or files picked)."""
     page = Page()
     page.apply_query()
+    examples = {}
     for key, url in EXAMPLES.items():
-        if el(f"file-{key}").files.length:
-            await page.file_chosen(key)          # picked before the engine was ready
-        else:
-            await page.load_bytes(key, url.rsplit("/", 1)[-1], await fetch_bytes(url),
-                                  example=True)
+        if not el(f"file-{key}").files.length:
+            examples[key] = (url.rsplit("/", 1)[-1], await fetch_bytes(url))
     wire(page)
-    settings = page.read_settings()
-    if settings is not None and all(slot.table for slot in page.slots.values()):
-        page.task = spawn(page.run(settings))
-        try:
-            await page.task
-        except asyncio.CancelledError:
-            pass
+    # Every request the page makes is done: from here on it makes none.
     set_text("engine-status", "Engine ready: Python is running in this tab.")
     document.body.dataset.ready = "1"
+    for key in EXAMPLES:
+        if key in examples:
+            await page.load_bytes(key, *examples[key], example=True)
+        else:
+            await page.file_chosen(key)          # picked before the engine was ready
+    page.recompute()
     return page
 
 

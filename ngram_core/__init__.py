@@ -9,10 +9,10 @@ Stages, one module each: :mod:`~ngram_core.readers` (bytes -> rows),
 nothing here prints.
 """
 
-from .check import CheckResult, Progress, Settings, check_steps, run_check
+from .check import CheckCache, CheckResult, Progress, Settings, check_steps, run_check
 from .errors import InputError
 from .readers import Row, Table, read_rows, read_table, select_rows
 
 __version__ = "0.1.0"
-__all__ = ["CheckResult", "InputError", "Progress", "Row", "Settings", "Table",
+__all__ = ["CheckCache", "CheckResult", "InputError", "Progress", "Row", "Settings", "Table",
            "check_steps", "read_rows", "read_table", "run_check", "select_rows"]

@@ -109,29 +109,64 @@ class CheckResult:
         return highlight_steps(self.a, self.b, self.index, match, self.tokenizer)
 
 
-def check_steps(a_rows, b_rows, settings: Settings = Settings()):
+class CheckCache:
+    """What a check keeps for the next one, so a change redoes only what it touches.
+
+    Pass the same cache to successive :func:`check_steps` calls (the page does):
+    the same row lists (by identity) are not tokenized again, the same B and n
+    do not rebuild the index, and a change of threshold alone reuses every
+    match. Tokens from both files share the cached tokenizer's vocabulary.
+    """
+
+    def __init__(self):
+        self.rules = None          # (mode, layers, backend) the tokenizer applies
+        self.tokenizer = None
+        self.a_rows = self.a = None
+        self.b_rows = self.b = None
+        self.index = None
+        self.matches = None
+
+    def tokenizer_for(self, settings: Settings) -> Tokenizer:
+        rules = (settings.mode, settings.layers, settings.backend)
+        if rules != self.rules:
+            self.__init__()
+            self.rules, self.tokenizer = rules, settings.tokenizer()
+        return self.tokenizer
+
+
+def check_steps(a_rows, b_rows, settings: Settings = Settings(), cache: CheckCache | None = None):
     """Check A rows against B rows; yields Progress, returns a CheckResult."""
-    tokenizer = settings.tokenizer()
-    a_chars = sum(len(r.text) for r in a_rows)
-    b_chars = sum(len(r.text) for r in b_rows)
-    yield Progress("tokenize A", 0, a_chars)
-    a = yield from _report("tokenize A", a_chars, tokenize_rows_steps(a_rows, tokenizer))
-    b = yield from _report("tokenize B", b_chars, tokenize_rows_steps(b_rows, tokenizer))
-    b_windows = len(b.ids)
-    index = yield from _report("index B", b_windows,
-                               build_index_steps(b, settings.n, settings.cap))
-    matches = yield from _report("match A", len(a.ids), match_rows_steps(a, b, index))
-    yield from _report("offsets", len(matches),
-                       add_char_offsets_steps(matches, a, b, tokenizer))
+    cache = cache if cache is not None else CheckCache()
+    tokenizer = cache.tokenizer_for(settings)
+    if cache.a_rows is not a_rows:
+        a_chars = sum(len(r.text) for r in a_rows)
+        yield Progress("tokenize A", 0, a_chars)
+        cache.a = yield from _report("tokenize A", a_chars, tokenize_rows_steps(a_rows, tokenizer))
+        cache.a_rows, cache.matches = a_rows, None
+    if cache.b_rows is not b_rows:
+        b_chars = sum(len(r.text) for r in b_rows)
+        cache.b = yield from _report("tokenize B", b_chars, tokenize_rows_steps(b_rows, tokenizer))
+        cache.b_rows, cache.index = b_rows, None
+    a, b = cache.a, cache.b
+    if cache.index is None or (cache.index.n, cache.index.cap) != (settings.n, settings.cap):
+        cache.index = yield from _report("index B", len(b.ids),
+                                         build_index_steps(b, settings.n, settings.cap))
+        cache.matches = None
+    index = cache.index
+    if cache.matches is None:
+        matches = yield from _report("match A", len(a.ids), match_rows_steps(a, b, index))
+        yield from _report("offsets", len(matches),
+                           add_char_offsets_steps(matches, a, b, tokenizer))
+        cache.matches = matches
+    matches = cache.matches
     ordered = worst_first(matches)
     yield Progress("offsets", len(matches), len(matches))
     summary = summarize(matches, b_rows=len(b_rows), n=settings.n, mode=settings.mode,
                         layers=tokenizer.label, threshold=settings.threshold,
                         windows_capped=index.capped, tokenizer=tokenizer.backend,
                         unicode_version=tokenizer.unicode_version)
-    result = CheckResult(settings, list(a_rows), list(b_rows), a, b, index, tokenizer,
-                         matches, summary, ordered)
-    return result
+    return CheckResult(settings, a_rows, b_rows, a, b, index, tokenizer,
+                       matches, summary, ordered)
 
 
 def _report(stage: str, total: int, steps):

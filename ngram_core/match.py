@@ -97,16 +97,29 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
     get = index.table.get
     windows = dirty = 0
     covered_end = start
-    runs: dict[int, list[int]] = {}         # diagonal (B pos - A pos) -> [first, last] A pos
+    previous = None            # the last A position whose window matched
     best = None
+    # The runs alive at `previous`: B position -> the A position where the run began.
+    active: dict[int, int] = {}
+    # Repeated text repeats one window, whose position list is then the same
+    # object each time. While it does, the runs are kept as `starts`, aligned
+    # with that list, and each window shifts them along the list's blocks of
+    # consecutive positions: no per-position work in Python.
+    same = None                # the repeated position list, or None
+    starts: list[int] = []
+    blocks: list[tuple[int, int]] = []
 
-    def consider(diagonal: int, first: int, last: int):
+    def finish(first: int, last: int, p_last: int):
+        """A run of windows first..last (A positions) ending at B position p_last."""
         nonlocal best
-        p = first + diagonal
+        p = p_last - (last - first)
         b_row = bisect_right(b_offsets, p) - 1
         key = (first - last - 1, b_row, first - start, p - b_offsets[b_row])
         if best is None or key < best:
             best = key
+
+    def alive() -> dict:
+        return dict(zip(same, starts)) if same is not None else active
 
     g = start
     last_start = end - n
@@ -120,22 +133,50 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
             windows += 1
             dirty += g + n - (g if g > covered_end else covered_end)
             covered_end = g + n
-            for p in ((value,) if type(value) is int else value):
-                diagonal = p - g
-                run = runs.get(diagonal)
-                if run is not None and run[1] == g - 1:
-                    run[1] = g
+            if previous == g - 1 and value is same:
+                shifted: list[int] = []
+                for first_i, stop_i in blocks:
+                    finish(starts[stop_i - 1], g - 1, same[stop_i - 1])
+                    shifted.append(g)
+                    shifted += starts[first_i:stop_i - 1]
+                starts = shifted
+                previous = g
+                continue
+            if previous == g - 1:
+                active = alive()
+            else:                               # a gap: every run ended at `previous`
+                if previous is not None:
+                    for p, first in alive().items():
+                        finish(first, previous, p)
+                active = {}
+            same = None
+            if type(value) is int:
+                if len(active) == 1 and value - 1 in active:
+                    active[value] = active.pop(value - 1)      # one run, going on
                 else:
-                    if run is not None:
-                        consider(diagonal, run[0], run[1])
-                    runs[diagonal] = [g, g]
+                    first = active.pop(value - 1, g)
+                    for p, begun in active.items():
+                        finish(begun, g - 1, p)
+                    active = {value: first}
+            else:
+                known = active.get
+                extended = {p: known(p - 1, g) for p in value}
+                for p, begun in active.items():
+                    if p + 1 not in extended:
+                        finish(begun, g - 1, p)
+                same, starts = value, [extended[p] for p in value]
+                blocks, first_i = [], 0
+                for i in range(1, len(value) + 1):
+                    if i == len(value) or value[i] != value[i - 1] + 1:
+                        blocks.append((first_i, i))
+                        first_i = i
+            previous = g
         g = stop
         if pacer.due():
             yield g
-    for count, (diagonal, (first, last)) in enumerate(runs.items()):
-        consider(diagonal, first, last)
-        if count % CHUNK_WINDOWS == 0 and pacer.due():
-            yield g
+    if previous is not None:
+        for p, first in alive().items():
+            finish(first, previous, p)
     if best is not None:
         best = (-best[0],) + best[1:]
     return windows, dirty, best
@@ -190,17 +231,19 @@ def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenize
             yield count
 
 
-def token_ranges_to_chars(ranges, spans) -> list[tuple[int, int]]:
-    """Merge half-open token ranges and turn them into character ranges.
+def starts_to_chars(starts, n: int, spans) -> list[tuple[int, int]]:
+    """Merge the windows ``[s, s + n)`` at the given token starts into character ranges.
 
-    Overlapping or touching token ranges merge, so the text between two
-    adjacent tokens is highlighted with them::
+    Overlapping or touching windows merge, so the text between two adjacent
+    tokens is highlighted with them::
 
-        >>> token_ranges_to_chars([(0, 2), (2, 3), (5, 6)], [(0, 2), (3, 5), (6, 8), (9, 10), (11, 12), (13, 15)])
+        >>> spans = [(0, 2), (3, 5), (6, 8), (9, 10), (11, 12), (13, 15)]
+        >>> starts_to_chars([0, 1, 5], 2, spans)     # windows [0, 2) [1, 3) [5, 7)
         [(0, 8), (13, 15)]
     """
     merged: list[list[int]] = []
-    for first, stop in sorted(ranges):
+    for first in (starts if isinstance(starts, list) else sorted(starts)):
+        stop = min(first + n, len(spans))
         if merged and first <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], stop)
         else:
@@ -220,7 +263,11 @@ def highlight(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, match: Row
 
 def highlight_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, match: RowMatch,
                     tokenizer):
-    """:func:`highlight` as steps, for rows of any length."""
+    """:func:`highlight` as steps, for rows of any length.
+
+    Windows are collected as sets of start positions, so a window that
+    matches the same B row 32 times costs one entry, not 32.
+    """
     if match.b_row is None:
         return [], []
     n = index.n
@@ -228,17 +275,27 @@ def highlight_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, matc
     get = index.table.get
     start, end = a.offsets[match.row], a.offsets[match.row + 1]
     b_first, b_end = b.offsets[match.b_row], b.offsets[match.b_row + 1]
-    a_ranges, b_ranges = [], []
+    a_starts, b_starts = [], set()        # A starts come in order, once each
     pacer = Pacer()
+    last_value, in_row = None, ()
     for g in range(start, end - n + 1):
         value = get(buf[4 * g:4 * g + 4 * n])
-        if value is not None:
-            for p in ((value,) if type(value) is int else value):
-                if b_first <= p < b_end:
-                    a_ranges.append((g - start, g - start + n))
-                    b_ranges.append((p - b_first, p - b_first + n))
+        if type(value) is int:
+            if b_first <= value < b_end:
+                a_starts.append(g - start)
+                b_starts.add(value - b_first)
+        elif value is not None:
+            if value is not last_value:   # repeated text repeats the same position list
+                in_row = [p - b_first for p in value if b_first <= p < b_end]
+                b_starts.update(in_row)
+                last_value = value
+            if in_row:
+                a_starts.append(g - start)
         if g % CHUNK_WINDOWS == 0 and pacer.due():
             yield g
     a_spans = yield from tokenizer.spans_steps(a.rows[match.row].text)
     b_spans = yield from tokenizer.spans_steps(b.rows[match.b_row].text)
-    return token_ranges_to_chars(a_ranges, a_spans), token_ranges_to_chars(b_ranges, b_spans)
+    yield end
+    a_ranges = starts_to_chars(a_starts, n, a_spans)
+    yield end
+    return a_ranges, starts_to_chars(b_starts, n, b_spans)

@@ -233,10 +233,12 @@ class _Vocabulary(dict):
         self.normalize = normalize
         self.ids: dict[str, int] = {} if known is None else known   # normalized -> id
         self.frozen = known is not None
+        self.dropped = False          # some raw token normalized to nothing
 
     def __missing__(self, raw: str) -> int:
         token = self.normalize(raw)
         if not token:
+            self.dropped = True
             ident = -1
         elif self.frozen:
             ident = self.ids.get(token, UNKNOWN)
@@ -269,6 +271,7 @@ class Tokenizer:
         self._pattern = token_pattern(mode, self.backend)
         self.normalize = make_normalizer(self.layers)
         self._vocab = _Vocabulary(self.normalize, known)
+        self._spans_cache: dict[str, list] = {}
 
     @property
     def vocabulary(self) -> dict:
@@ -312,17 +315,32 @@ class Tokenizer:
         return run_steps(self.spans_steps(text))
 
     def spans_steps(self, text: str, piece_chars: int = PIECE_CHARS):
-        """:meth:`spans` as steps: a long text is matched piece by piece."""
+        """:meth:`spans` as steps: a long text is matched piece by piece.
+
+        The spans of the last few long texts are kept: the page asks for the
+        same rows' spans for the CSV offsets and again for the highlight.
+        """
+        cached = self._spans_cache.get(text)
+        if cached is not None:
+            return cached
         vocab = self._vocab
         out: list[tuple[int, int]] = []
         offset = 0
         pacer = Pacer()
         for piece in _pieces(text, piece_chars):
-            out.extend((offset + s, offset + e) for s, e in self._pattern.spans(piece)
-                       if vocab[piece[s:e]] >= 0)
+            spans = self._pattern.spans(piece)
+            if offset:
+                spans = [(offset + s, offset + e) for s, e in spans]
+            if vocab.dropped or vocab.frozen:
+                spans = [(s, e) for s, e in spans if vocab[text[s:e]] >= 0]
+            out.extend(spans)
             offset += len(piece)
             if pacer.due():
                 yield offset
+        if len(text) > piece_chars:
+            if len(self._spans_cache) >= 4:
+                self._spans_cache.pop(next(iter(self._spans_cache)))
+            self._spans_cache[text] = out
         return out
 
     def tokenize(self, text: str) -> list[tuple[str, int, int]]:

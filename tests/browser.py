@@ -25,18 +25,29 @@ TIMEOUT_MS = 60_000
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    cache = False
+
     def log_message(self, *args):
         pass
 
     def end_headers(self):
-        self.send_header("Cache-Control", "no-store")
+        if not self.cache:
+            self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
 
-def serve_dist():
-    """Start a static server for dist/; returns (base URL, server)."""
+class _CachingHandler(_QuietHandler):
+    cache = True
+
+
+def serve_dist(cache: bool = False):
+    """Start a static server for dist/; returns (base URL, server).
+
+    Tests serve with ``no-store`` so each page loads what the build made;
+    the benchmark serves cacheable files to measure a warm start.
+    """
     assert (DIST / "index.html").exists(), "dist/ is not built: run `make dist`"
-    handler = functools.partial(_QuietHandler, directory=str(DIST))
+    handler = functools.partial(_CachingHandler if cache else _QuietHandler, directory=str(DIST))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_address[1]}", server
@@ -102,6 +113,7 @@ def open_page(context, base: str, query: str = ""):
     page.goto(f"{base}/{query}")
     page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
     watch.ready = True
+    wait_for_run(page, 0)                   # the worked example's result is drawn
     return page, watch
 
 

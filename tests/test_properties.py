@@ -93,3 +93,38 @@ def test_highlight_covers_exactly_the_windows_matched_in_the_best_row(a, b, n):
         # the longest span lies inside the highlight of both panes
         assert any(s <= m.a_chars[0] and m.a_chars[1] <= e for s, e in a_ranges)
         assert any(s <= m.b_chars[0] and m.b_chars[1] <= e for s, e in b_ranges)
+
+
+@settings(max_examples=60, deadline=None)
+@given(word_rows, word_rows, word_rows,
+       st.lists(st.tuples(st.integers(5, 8), st.sampled_from(["loose", "strict"]), layer_sets,
+                          st.sampled_from([0, 10, 50]), st.booleans()), min_size=1, max_size=6))
+def test_a_cached_check_equals_a_fresh_one(a, b, other_b, changes):
+    """The page reuses tokens, index and matches between checks: never a different answer."""
+    from ngram_core import CheckCache
+    from ngram_core.check import check_steps
+    from ngram_core.steps import run_steps
+    cache = CheckCache()
+    a_rows, b_rows = rows_of(a), rows_of(b)
+    for n, mode, layers, threshold, swap_b in changes:
+        if swap_b:
+            b_rows = rows_of(other_b) if b_rows is not None and b_rows[0].text == " ".join(b[0]) \
+                else rows_of(b)
+        chosen = Settings(n=n, mode=mode, layers=layers, threshold=threshold)
+        cached = run_steps(check_steps(a_rows, b_rows, chosen, cache))
+        fresh = run_check(a_rows, b_rows, chosen)
+        assert cached.csv() == fresh.csv()
+        assert cached.summary == fresh.summary
+        assert [cached.highlight(m) for m in cached.ordered] == \
+            [fresh.highlight(m) for m in fresh.ordered]
+
+
+repetitive = st.lists(st.sampled_from(["x", "x", "x", "y", "x y"]), min_size=0, max_size=70)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(repetitive, min_size=1, max_size=3), st.lists(repetitive, min_size=1, max_size=4),
+       st.integers(5, 8), st.integers(1, 40))
+def test_engine_equals_reference_on_repeated_text(a, b, n, cap):
+    """Runs of one repeated word make every window repeat the same position list."""
+    compare(rows_of(a), rows_of(b), n, "loose", ("L1", "L3", "L4"), cap)

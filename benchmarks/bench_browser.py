@@ -1,0 +1,195 @@
+"""Browser benchmark (not a test): the built page in Debian's Chromium.
+
+Prints, as Markdown tables:
+  * navigation to engine ready, cold (fresh profile) and warm (cached files);
+  * a 2 MB x 2 MB check, from picking file B to the table drawn, against the
+    same core in CPython, and the longest main-thread stall during the check;
+  * with --pathological, the same figures for each pathological input at the
+    2 MB bound, plus the size of the interpreter's WebAssembly memory.
+
+Run with `make dist` done: `.venv/bin/python benchmarks/bench_browser.py`.
+The longest stall is the longest gap between ticks of a 5 ms timer on the
+page's main thread (a blocked thread cannot tick), cross-checked with the
+browser's long-task entries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, "..", "tests"), os.path.join(HERE, ".."), HERE]
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from browser import CHROMIUM, CHROMIUM_ARGS, READY, TIMEOUT_MS, serve_dist  # noqa: E402
+from corpus import make_pair, to_jsonl  # noqa: E402
+import pathological  # noqa: E402
+from ngram_core import Settings, read_rows, run_check  # noqa: E402
+
+BOUND = 2_000_000
+STALL_PROBE = """() => {
+  window.__gaps = {max: 0, last: performance.now(), long: 0};
+  window.__tick = setInterval(() => {
+    const now = performance.now();
+    window.__gaps.max = Math.max(window.__gaps.max, now - window.__gaps.last);
+    window.__gaps.last = now;
+  }, 5);
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__gaps.long = Math.max(window.__gaps.long, e.duration);
+    }).observe({type: "longtask"});
+  } catch (e) {}
+}"""
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+
+
+def launch(p, profile_dir):
+    return p.chromium.launch_persistent_context(
+        profile_dir, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+def time_to_ready(page, url) -> float:
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+    return time.perf_counter() - start
+
+
+def runs(page) -> int:
+    return int(page.get_attribute("body", "data-runs"))
+
+
+def stage(page, name, data):
+    """Build a File in the page before timing starts (sending 2 MB to the page is not the check)."""
+    page.evaluate("""([name, b64]) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        window.__staged = new File([bytes], name, {type: "text/plain"});
+    }""", [name, base64.b64encode(data).decode()])
+
+
+def pick(page, slot):
+    """Pick the staged file in a slot, as a person choosing it does (a change event)."""
+    page.evaluate("""(slot) => {
+        const input = document.getElementById("file-" + slot);
+        const transfer = new DataTransfer();
+        transfer.items.add(window.__staged);
+        input.files = transfer.files;
+        input.dispatchEvent(new Event("change", {bubbles: true}));
+    }""", slot)
+
+
+def timed_check(page, a, a_name, b, b_name):
+    """Load A, then time picking B until the table is drawn; returns (s, stall ms, long ms)."""
+    before = runs(page)
+    stage(page, a_name, a)
+    pick(page, "a")
+    page.wait_for_function(f"Number(document.body.dataset.runs) > {before} && "
+                           "document.body.dataset.busy === '0'", timeout=TIMEOUT_MS * 3)
+    stage(page, b_name, b)
+    page.evaluate(STALL_PROBE)
+    before = runs(page)
+    start = time.perf_counter()
+    pick(page, "b")
+    page.wait_for_function(f"Number(document.body.dataset.runs) > {before} && "
+                           "document.body.dataset.busy === '0'", timeout=TIMEOUT_MS * 3,
+                           polling=20)
+    elapsed = time.perf_counter() - start
+    gaps = page.evaluate("() => { clearInterval(window.__tick); return window.__gaps; }")
+    print(f"  ({b_name}: {page.get_attribute('body', 'data-timing')})", file=sys.stderr)
+    return elapsed, gaps["max"], gaps["long"]
+
+
+def cpython_time(a, a_name, b, b_name, repeat=5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run_check(read_rows(a, a_name), read_rows(b, b_name), Settings())
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def pair_at_bound():
+    a_texts, b_texts = make_pair(1_800_000, 1_800_000)
+    a, b = to_jsonl(a_texts, "a"), to_jsonl(b_texts, "b")
+    return a[:a.rindex(b"\n", 0, BOUND) + 1], b[:b.rindex(b"\n", 0, BOUND) + 1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--pathological", action="store_true")
+    args = parser.parse_args()
+    base, server = serve_dist(cache=True)
+    url = base + "/"
+    print(f"bench_browser {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC | "
+          f"{machine()} | Chromium (Debian) headless | median of {args.runs} runs")
+    cold, warm, checks, stalls, longs = [], [], [], [], []
+    a, b = pair_at_bound()
+    with sync_playwright() as p:
+        for _ in range(args.runs):
+            with tempfile.TemporaryDirectory() as profile:
+                context = launch(p, profile)
+                page = context.new_page()
+                cold.append(time_to_ready(page, url))
+                warm.append(time_to_ready(page, url))
+                seconds, stall, long = timed_check(page, a, "a.jsonl", b, "b.jsonl")
+                checks.append(seconds)
+                stalls.append(stall)
+                longs.append(long)
+                context.close()
+        cpython = cpython_time(a, "a.jsonl", b, "b.jsonl")
+        check = statistics.median(checks)
+        print()
+        print(f"| measure | value | target |")
+        print(f"|---|---:|---:|")
+        print(f"| navigation to engine ready, cold | {statistics.median(cold):.2f} s | ≤ 3.5 s |")
+        print(f"| navigation to engine ready, warm | {statistics.median(warm):.2f} s | |")
+        print(f"| 2 MB × 2 MB check, pick B to table drawn | {check:.2f} s | ≤ 1.5 s |")
+        print(f"| same core in CPython (read + check) | {cpython:.2f} s | |")
+        print(f"| page / CPython | {check / cpython:.2f} × | ≤ 1.4 × |")
+        print(f"| longest main-thread stall during the check | {statistics.median(stalls):.0f} ms "
+              f"(worst run {max(stalls):.0f} ms; longest long task {max(longs):.0f} ms) | ≤ 100 ms |")
+        print(f"\nA: {len(a):,} bytes, B: {len(b):,} bytes of generated JSONL.")
+        if args.pathological:
+            print()
+            print("| pathological input (both files) | check s | longest stall ms | wasm MB | result |")
+            print("|---|---:|---:|---:|---|")
+            with tempfile.TemporaryDirectory() as profile:
+                context = launch(p, profile)
+                page = context.new_page()
+                time_to_ready(page, url)
+                for name, build in pathological.CASES.items():
+                    pa, pa_name, pb, pb_name = build()
+                    seconds, stall, _ = timed_check(page, pa, pa_name, pb, pb_name)
+                    wasm = int(page.get_attribute("body", "data-wasm-bytes") or 0) / 2**20
+                    figure = page.inner_text("#flagged-figure")
+                    print(f"| {name} | {seconds:.2f} | {stall:.0f} | {wasm:.0f} | "
+                          f"flagged {figure} |")
+                context.close()
+    server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
