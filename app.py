@@ -11,9 +11,11 @@ cancelled; a new change cancels the run in progress.
 import asyncio
 import gc
 import time
-from urllib.parse import parse_qs, urlencode
 
 import js
+
+APP_STARTED = js.performance.now()     # for the benchmark: when app.py began
+
 from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
@@ -23,10 +25,11 @@ from ngram_core.readers import detect_id_field, detect_text_fields_steps, read_t
 from ngram_core.report import (cap_notice, counted_table, flagged_figure, headline, percent,
                                settings_line)
 
+IMPORTED = js.performance.now()
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
 ROWS_SHOWN = 200
 EXAMPLES = {"a": "./static/examples/test-set.json", "b": "./static/examples/training-corpus.json"}
-STEP_SECONDS = 0.03            # give the browser a turn at least this often
+STEP_SECONDS = 0.02            # give the browser a turn at least this often
 DEBOUNCE_SECONDS = 0.15
 
 _proxies = []                  # event handlers must outlive this module's code
@@ -34,6 +37,15 @@ _proxies = []                  # event handlers must outlive this module's code
 
 def el(element_id):
     return document.getElementById(element_id)
+
+
+def read_query():
+    """The page URL's settings as {name: [values]} (a shared link's n, mode, fields...)."""
+    params = js.URLSearchParams.new(window.location.search)
+    query = {}
+    for name in list(params.keys()):
+        query.setdefault(str(name), [str(v) for v in params.getAll(name)])
+    return query
 
 
 def show_page_error(message):
@@ -113,13 +125,15 @@ class Page:
         self.slots = {"a": Slot("a"), "b": Slot("b")}
         self.result = None           # the last valid CheckResult
         self.cache = CheckCache()    # tokens and index kept between checks
+        self.resumed = time.perf_counter()
+        self.longest = (0.0, "")     # the longest Python step of the last run, for the benchmark
         self.result_names = ("", "")
         self.selected = None         # index into result.ordered
         self.task = None             # the check in progress
         self.pending = None          # the debounce timer task
         self.runs = 0
         self.ready = False
-        self.query = parse_qs(str(window.location.search).lstrip("?"))
+        self.query = read_query()
 
     # --- settings ------------------------------------------------------------
 
@@ -176,7 +190,10 @@ class Page:
                 params.append((f"{key}_field", field))
             if slot.id_chosen:
                 params.append((f"{key}_id", slot.id_field or ""))
-        window.history.replaceState(None, "", "?" + urlencode(params))
+        query = js.URLSearchParams.new()
+        for name, value in params:
+            query.append(name, str(value))
+        window.history.replaceState(None, "", "?" + str(query.toString()))
 
     def stale(self, on):
         el("stale").hidden = not (on and self.result is not None)
@@ -227,9 +244,8 @@ class Page:
         for field in slot.table.fields:
             text_select.append(js.Option.new(field, field, False, field in chosen_text))
             id_select.append(js.Option.new(field, field, False, field == chosen_id))
-            if time.perf_counter() - last > STEP_SECONDS:
-                await asyncio.sleep(0)
-                last = time.perf_counter()
+            if time.perf_counter() - self.resumed > STEP_SECONDS:
+                await self.breathe("field lists")
         for select in (text_select, id_select):
             select.disabled = False
 
@@ -271,20 +287,25 @@ class Page:
 
     # --- the check ---------------------------------------------------------------
 
+    async def breathe(self, where):
+        """Give the browser a turn, noting the longest stretch Python held the thread."""
+        held = time.perf_counter() - self.resumed
+        if held > self.longest[0]:
+            self.longest = (held, where)
+        await asyncio.sleep(0)
+        self.resumed = time.perf_counter()
+
     async def drive(self, steps, show=None):
         """Run a step generator to its end, giving the browser a turn every STEP_SECONDS."""
-        last = time.perf_counter()
         while True:
             try:
                 progress = next(steps)
             except StopIteration as stop:
                 return stop.value
-            now = time.perf_counter()
-            if now - last >= STEP_SECONDS:
+            if time.perf_counter() - self.resumed >= STEP_SECONDS:
                 if show is not None:
                     show(progress)
-                await asyncio.sleep(0)
-                last = time.perf_counter()
+                await self.breathe(getattr(progress, "stage", None) or steps.__name__)
 
     def schedule(self):
         """Recompute soon: the latest change wins, a run in progress is cancelled."""
@@ -313,7 +334,8 @@ class Page:
         return slot.rows
 
     async def run(self, settings):
-        started = time.perf_counter()
+        started = self.resumed = time.perf_counter()
+        self.longest = (0.0, "")
         work = el("work")
         work.hidden = False
         document.body.dataset.busy = "1"
@@ -349,8 +371,11 @@ class Page:
         finally:
             document.body.dataset.busy = "0"
         done = time.perf_counter()
-        document.body.dataset.timing = (f"check {computed - started:.3f} s, "
-                                        f"draw {done - computed:.3f} s")
+        await self.breathe("drawing")
+        held, where = self.longest
+        document.body.dataset.timing = (f"check {computed - started:.3f} s, draw "
+                                        f"{done - computed:.3f} s, longest Python step "
+                                        f"{held * 1000:.0f} ms ({where})")
 
     def show_progress(self, progress):
         el("progress").value = progress.fraction
@@ -375,10 +400,12 @@ class Page:
         set_text("cap-notice", notice)
         el("cap-notice").hidden = not notice
         self.render_counted(s)
+        await self.breathe("summary")
         await self.render_rows()
-        self.render_short_duplicates()
+        await self.render_short_duplicates()
         el("download-csv").disabled = False
         await self.select(0 if result.ordered else None)
+        await self.breathe("panes")
         self.runs += 1
         document.body.dataset.runs = str(self.runs)
         document.body.dataset.wasmBytes = str(wasm_bytes())
@@ -397,11 +424,9 @@ class Page:
         result = self.result
         body = el("rows-table").tBodies.item(0)
         body.replaceChildren()
-        last = time.perf_counter()
         for index, match in enumerate(result.ordered[:ROWS_SHOWN]):
-            if time.perf_counter() - last > STEP_SECONDS:
-                await asyncio.sleep(0)
-                last = time.perf_counter()
+            if time.perf_counter() - self.resumed > STEP_SECONDS:
+                await self.breathe("table")
             row = body.insertRow()
             row.dataset.index = str(index)
             row.setAttribute("aria-selected", "false")
@@ -426,13 +451,20 @@ class Page:
             set_text("rows-more", f"{more:,} more checkable rows are not drawn here; the CSV "
                                   f"has every one.")
 
-    def render_short_duplicates(self):
+    async def render_short_duplicates(self):
         result = self.result
-        short = [m for m in result.matches if m.status == "short" and m.duplicate_of is not None]
+        short = []
+        for count, match in enumerate(result.matches):
+            if match.status == "short" and match.duplicate_of is not None:
+                short.append(match)
+                if len(short) == ROWS_SHOWN:
+                    break
+            if count % 4096 == 0 and time.perf_counter() - self.resumed > STEP_SECONDS:
+                await self.breathe("duplicates")
         box, items = el("short-duplicates"), el("short-duplicates-list")
         items.replaceChildren()
         box.hidden = not short
-        for match in short[:ROWS_SHOWN]:
+        for match in short:
             item = document.createElement("li")
             item.textContent = (f"A row {result.a_rows[match.row].id} = "
                                 f"B row {result.b_rows[match.duplicate_of].id}")
@@ -589,6 +621,9 @@ async def start():
     wire(page)
     # Every request the page makes is done: from here on it makes none.
     set_text("engine-status", "Engine ready: Python is running in this tab.")
+    document.body.dataset.boot = (f"app.py started {APP_STARTED / 1000:.2f} s, imports done "
+                                  f"{IMPORTED / 1000:.2f} s, ready {js.performance.now() / 1000:.2f} s")
+    window.__readyAt = js.performance.now()
     document.body.dataset.ready = "1"
     for key in EXAMPLES:
         if key in examples:

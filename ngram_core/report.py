@@ -12,7 +12,6 @@ import csv
 import io
 import re
 from dataclasses import asdict, dataclass
-from fractions import Fraction
 
 from .match import BLANK, CHECKABLE, SHORT, RowMatch
 
@@ -23,10 +22,26 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
+def exact_ratio(value) -> tuple[int, int]:
+    """A threshold's decimal value as an exact ratio, as the person typed it.
+
+    ``33.3333`` -> ``(333333, 10000)``; ``1e-05`` -> ``(1, 100000)``. (Like
+    ``Fraction(str(value))``, without importing fractions in the tab.)
+    """
+    mantissa, _, exponent = repr(float(value)).partition("e")
+    whole, _, decimals = mantissa.partition(".")
+    numerator, denominator = int(whole + decimals), 10 ** len(decimals)
+    power = int(exponent or 0)
+    if power >= 0:
+        return numerator * 10 ** power, denominator
+    return numerator, denominator * 10 ** -power
+
+
 def is_flagged(match: RowMatch, threshold) -> bool:
     """Checkable, at least one window, and dirty share x 100 >= threshold (exact)."""
+    numerator, denominator = exact_ratio(threshold)
     return (match.status == CHECKABLE and match.windows >= 1
-            and match.dirty * 100 >= Fraction(str(threshold)) * match.tokens)
+            and match.dirty * 100 * denominator >= numerator * match.tokens)
 
 
 def worst_first(matches) -> list[RowMatch]:
@@ -75,14 +90,14 @@ def summarize(matches, *, b_rows: int, n: int, mode: str, layers: str, threshold
               windows_capped: int, tokenizer: str, unicode_version: str) -> Summary:
     """Count the rows (one pass: it runs on 200,000-row files in the page)."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
-    bar = Fraction(str(threshold))
+    numerator, denominator = exact_ratio(threshold)
     for m in matches:
         status = m.status
         if status == CHECKABLE:
             checkable += 1
             tokens += m.tokens
             dirty += m.dirty
-            if m.windows and m.dirty * 100 >= bar * m.tokens:
+            if m.windows and m.dirty * 100 * denominator >= numerator * m.tokens:
                 flagged += 1
         elif status == SHORT:
             short += 1

@@ -22,6 +22,8 @@
     show("The Python engine could not start: " + message +
          ". Reload the page; if this persists, the site is missing files.");
   };
+  // For the benchmark: when the interpreter was up, before app.py ran.
+  addEventListener("py:ready", () => { window.__pyReadyAt = performance.now(); });
   // app.py starts its work as a task and returns at once, so py:done says nothing
   // about readiness; its own exceptions appear as PyScript's .py-error.
   addEventListener("unhandledrejection", (event) => {

@@ -4,6 +4,7 @@ import csv
 import io
 
 import pytest
+from hypothesis import given, strategies as st
 
 from ngram_core import Row, Settings, run_check
 from ngram_core.report import neutralize
@@ -83,3 +84,11 @@ def test_settings_out_of_range():
                 {"mode": "fuzzy"}, {"layers": "L9"}, {"threshold": "nan"}):
         with pytest.raises(InputError):
             Settings(**bad)
+
+
+@given(st.floats(min_value=0, max_value=100))
+def test_exact_ratio_is_the_decimal_the_person_typed(value):
+    from fractions import Fraction
+    from ngram_core.report import exact_ratio
+    numerator, denominator = exact_ratio(value)
+    assert Fraction(numerator, denominator) == Fraction(str(value))
