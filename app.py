@@ -9,6 +9,7 @@ cancelled; a new change cancels the run in progress.
 """
 
 import asyncio
+import contextlib
 import gc
 import time
 
@@ -37,6 +38,22 @@ _proxies = []                  # event handlers must outlive this module's code
 
 def el(element_id):
     return document.getElementById(element_id)
+
+
+@contextlib.contextmanager
+def collection_paused():
+    """No garbage collection while reading or checking, then freeze what survived.
+
+    A full collection over a few hundred thousand rows takes longer than the
+    tab may stall. Frozen objects are skipped by later collections; reference
+    counting still frees them when the page lets go of them.
+    """
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def read_query():
@@ -203,8 +220,8 @@ class Page:
     async def load_bytes(self, key, name, data, example=False):
         slot = self.slots[key]
         try:
-            steps = read_table_steps(data, name)
-            table = await self.drive(steps)
+            with collection_paused():
+                table = await self.drive(read_table_steps(data, name))
         except InputError as e:
             slot.show_error(f"{e}. Choose another file.")
             self.stale(True)
@@ -295,6 +312,11 @@ class Page:
         await asyncio.sleep(0)
         self.resumed = time.perf_counter()
 
+    async def turn(self, where):
+        """Breathe if Python has held the thread for STEP_SECONDS already."""
+        if time.perf_counter() - self.resumed >= STEP_SECONDS:
+            await self.breathe(where)
+
     async def drive(self, steps, show=None):
         """Run a step generator to its end, giving the browser a turn every STEP_SECONDS."""
         while True:
@@ -339,15 +361,14 @@ class Page:
         work = el("work")
         work.hidden = False
         document.body.dataset.busy = "1"
-        # A full garbage collection over a few hundred thousand rows takes longer
-        # than the tab may stall; collect nothing during a run, then freeze what
-        # survived so later collections skip it (reference counting still frees it).
-        gc.disable()
+        pause = collection_paused()
+        pause.__enter__()
         try:
             rows = {}
             for key, slot in self.slots.items():
                 try:
                     rows[key] = await self.rows_of(slot)
+                    await self.turn(f"rows {key}")
                 except InputError as e:
                     slot.show_error(str(e))
                     self.stale(True)
@@ -358,13 +379,14 @@ class Page:
             set_text("stage", "Cancelled.")
             raise
         finally:
-            gc.freeze()
-            gc.enable()
+            pause.__exit__(None, None, None)
             work.hidden = True
+        await self.turn("checked")
         self.result = result
         self.result_names = (self.slots["a"].name, self.slots["b"].name)
         self.stale(False)
         self.update_url(settings)
+        await self.turn("url")
         computed = time.perf_counter()
         try:
             await self.render()
@@ -399,6 +421,7 @@ class Page:
         notice = cap_notice(s)
         set_text("cap-notice", notice)
         el("cap-notice").hidden = not notice
+        await self.turn("figures")
         self.render_counted(s)
         await self.breathe("summary")
         await self.render_rows()
