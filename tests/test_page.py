@@ -231,3 +231,19 @@ def test_hostile_text_renders_as_text(page):
     assert page.inner_text("#pane-a-title").endswith("row <img src=x onerror=alert(1)>")
     assert "<script>window.__pwned = 1</script>" in page.inner_text("#pane-a-text")
     assert page.evaluate("window.__pwned") is None
+
+
+def test_hostile_text_inside_a_highlighted_span_stays_text(page):
+    wait_for_run(page, upload(page, "a", FIXTURES / "hostile.jsonl"))
+    wait_for_run(page, upload(page, "b", FIXTURES / "hostile-b.jsonl"))
+    ids = [r[0] for r in table_rows(page)]
+    index = ids.index("in-the-span")
+    page.click(f"#rows-table tbody tr:nth-child({index + 1}) button")
+    page.wait_for_selector(f'body[data-selected="{index}"]', state="attached")
+    marks = page.locator("#pane-a-text mark").all_inner_texts()
+    assert any("<img src=x onerror=window.__pwned=1>" in m for m in marks)
+    assert any("<script>window.__pwned=1</script>" in m
+               for m in page.locator("#pane-b-text mark").all_inner_texts())
+    assert page.inner_text("#pane-b-title").endswith("row <b>bold</b>")
+    assert page.locator("#result img, #result script, #result b").count() == 0
+    assert page.evaluate("window.__pwned") is None

@@ -160,3 +160,14 @@ def test_error_messages_survive_json_round_trip():
         read_rows(b'[{"text": "a"},]', "we\u00efrd <b>.json")
     except InputError as e:
         assert json.loads(json.dumps(str(e))) == str(e)
+
+
+def test_json_deeper_than_100_levels_is_refused_before_parsing():
+    """In the tab, parsing it would overflow the WebAssembly stack and kill the page."""
+    row = b'[{"text": "x", "deep": ' + b"[" * 99 + b"]" * 99 + b"}]"     # 101 levels
+    with pytest.raises(InputError, match="nested more than 100 levels deep"):
+        read_rows(row, "a.json")
+    with pytest.raises(InputError, match="nested more than 100 levels deep"):
+        read_rows(b'{"text": "x", "deep": ' + b"[" * 100 + b"]" * 100 + b"}\n", "a.jsonl")
+    ok = b'[{"text": "x", "deep": ' + b"[" * 98 + b"]" * 98 + b"}]"       # 100 levels
+    assert read_rows(ok, "a.json")[0].text == "x"
