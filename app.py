@@ -40,6 +40,20 @@ def el(element_id):
     return document.getElementById(element_id)
 
 
+def read_number(input_id, kind, low, high, rule):
+    """The number in an input, or None after showing the rule next to it."""
+    text = str(el(input_id).value).strip()
+    try:
+        value = kind(text)
+        if not low <= value <= high:
+            raise ValueError
+    except ValueError:
+        set_text(f"{input_id}-error", f"{rule} (it is {text or 'empty'}).")
+        return None
+    set_text(f"{input_id}-error", "")
+    return value
+
+
 @contextlib.contextmanager
 def collection_paused():
     """No garbage collection while reading or checking, then freeze what survived.
@@ -155,31 +169,14 @@ class Page:
     # --- settings ------------------------------------------------------------
 
     def read_settings(self):
-        """Settings from the controls, or None after showing what is wrong."""
-        ok = True
-        n_text = str(el("n").value).strip()
-        try:
-            n = int(n_text)
-            if not 5 <= n <= 25:
-                raise ValueError
-            set_text("n-error", "")
-        except ValueError:
-            set_text("n-error", f"n must be a whole number from 5 to 25 (it is {n_text or 'empty'}).")
-            ok = False
-        t_text = str(el("threshold").value).strip()
-        try:
-            threshold = float(t_text)
-            if not 0 <= threshold <= 100:
-                raise ValueError
-            set_text("threshold-error", "")
-        except ValueError:
-            set_text("threshold-error",
-                     f"The threshold must be a percentage from 0 to 100 (it is {t_text or 'empty'}).")
-            ok = False
+        """Settings from the controls, or None after saying what is wrong next to them."""
+        n = read_number("n", int, 5, 25, "n must be a whole number from 5 to 25")
+        threshold = read_number("threshold", float, 0, 100,
+                                "The threshold must be a percentage from 0 to 100")
         mode = "strict" if el("mode-strict").checked else "loose"
         el("layers").disabled = mode == "strict"
         layers = tuple(layer for layer in ("L1", "L2", "L3", "L4") if el(f"layer-{layer}").checked)
-        if not ok:
+        if n is None or threshold is None:
             return None
         return Settings(n=n, mode=mode, layers=layers, threshold=threshold)
 

@@ -49,7 +49,7 @@ ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from benchmarks.corpus import vocabulary  # noqa: E402
+from benchmarks.corpus import sentences, vocabulary  # noqa: E402
 
 OUT = os.path.join(HERE, "out", "bench_dask")
 A_BYTES = 1_000_000
@@ -59,11 +59,7 @@ DATA_VERSION = 1            # bump when the generator changes, to regenerate the
 # --- data ------------------------------------------------------------------------
 
 class _Text:
-    """``corpus.sentences`` with cumulative weights: the same kind of text, fast.
-
-    ``corpus.make_pair`` passes plain weights to ``random.choices``, which
-    re-accumulates all 30,000 of them for every sentence (76 s for 10 MB).
-    """
+    """Sentences from ``corpus.sentences``, with the Zipf weights accumulated once."""
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
@@ -71,15 +67,7 @@ class _Text:
         self.cum = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(self.words))))
 
     def sentence(self) -> str:
-        rng = self.rng
-        chosen = rng.choices(self.words, cum_weights=self.cum, k=rng.randint(6, 28))
-        chosen[0] = chosen[0].capitalize()
-        text = " ".join(chosen)
-        if rng.random() < 0.3:
-            cut = text.find(" ", len(text) // 2)
-            if cut > 0:
-                text = text[:cut] + "," + text[cut:]
-        return text + rng.choice([".", ".", ".", "?", "!"])
+        return sentences(self.rng, self.words, self.cum, 1)[0]
 
     def rows(self, target: int) -> list[str]:
         out, size = [], 0

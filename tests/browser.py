@@ -13,6 +13,9 @@ import shutil
 import threading
 from dataclasses import dataclass, field
 
+import pytest
+from playwright.sync_api import sync_playwright
+
 from conftest import ROOT
 
 DIST = ROOT / "dist"
@@ -125,3 +128,27 @@ def wait_for_run(page, before: int):
     """Wait until a check finished after `before` runs (the explicit marker, no sleeps)."""
     page.wait_for_function(f"Number(document.body.dataset.runs) > {before}"
                            " && document.body.dataset.busy === '0'", timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def site():
+    """A server for dist/ and a headless Chromium, shared by a test module."""
+    base, server = serve_dist()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield base, browser
+        browser.close()
+    server.shutdown()
+
+
+@pytest.fixture
+def page(site):
+    """The page with the worked example drawn; fails the test on any problem it saw."""
+    base, browser = site
+    context = browser.new_context(accept_downloads=True)
+    pg, watch = open_page(context, base)
+    pg.watch = watch
+    yield pg
+    problems = watch.problems(pg)
+    context.close()
+    assert not problems, problems

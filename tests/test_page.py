@@ -12,35 +12,12 @@ import csv
 import io
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from browser import CHROMIUM, CHROMIUM_ARGS, open_page, runs, serve_dist, wait_for_run
-from conftest import EXAMPLES, FIXTURES
+from browser import open_page, page, runs, site, wait_for_run  # noqa: F401 (fixtures)
+from conftest import FIXTURES
 
 from ngram_core import Settings, run_check
 from ngram_core.cli import load_rows
-
-
-@pytest.fixture(scope="module")
-def site():
-    base, server = serve_dist()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield base, browser
-        browser.close()
-    server.shutdown()
-
-
-@pytest.fixture
-def page(site, tmp_path):
-    base, browser = site
-    context = browser.new_context(accept_downloads=True)
-    pg, watch = open_page(context, base)
-    pg.watch = watch
-    yield pg
-    problems = watch.problems(pg)
-    context.close()
-    assert not problems, problems
 
 
 def table_rows(page):

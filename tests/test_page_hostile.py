@@ -10,36 +10,13 @@ from __future__ import annotations
 import sys
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, open_page, runs, serve_dist, wait_for_run
+from browser import TIMEOUT_MS, page, runs, site, wait_for_run  # noqa: F401 (fixtures)
 from conftest import FIXTURES, ROOT
 from test_hostile_input import BAD_FILES
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import pathological  # noqa: E402  (the same inputs the benchmark measures)
-
-
-@pytest.fixture(scope="module")
-def site():
-    base, server = serve_dist()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield base, browser
-        browser.close()
-    server.shutdown()
-
-
-@pytest.fixture
-def page(site):
-    base, browser = site
-    context = browser.new_context(accept_downloads=True)
-    pg, watch = open_page(context, base)
-    pg.watch = watch
-    yield pg
-    problems = watch.problems(pg)
-    context.close()
-    assert not problems, problems
 
 
 def put(page, slot, name, data):
@@ -136,7 +113,6 @@ def test_pathological_inputs_at_the_bound(page, case):
 def test_privacy_over_a_whole_session(page, tmp_path):
     """Load, pick both files, change every control, select rows, download the CSV."""
     watch = page.watch
-    secret_a = "Zebra-quokka-1234 " + (FIXTURES / "contaminated.jsonl").read_text()
     secret_a = (FIXTURES / "contaminated.jsonl").read_bytes()
     before = runs(page)
     put(page, "a", "secret-test-set.jsonl", secret_a)
