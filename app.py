@@ -29,6 +29,7 @@ from ngram_core.report import (cap_notice, counted_table, flagged_figure, headli
 IMPORTED = js.performance.now()
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
 ROWS_SHOWN = 200
+FOLD_FIELDS = 500             # more fields than this: the field lists start folded
 EXAMPLES = {"a": "./static/examples/test-set.json", "b": "./static/examples/training-corpus.json"}
 STEP_SECONDS = 0.02            # give the browser a turn at least this often
 DEBOUNCE_SECONDS = 0.15
@@ -207,7 +208,9 @@ class Page:
         query = js.URLSearchParams.new()
         for name, value in params:
             query.append(name, str(value))
-        window.history.replaceState(None, "", "?" + str(query.toString()))
+        search = "?" + str(query.toString())
+        if search != str(window.location.search):     # the browser saves form state on
+            window.history.replaceState(None, "", search)  # each change: skip a no-op
 
     def stale(self, on):
         el("stale").hidden = not (on and self.result is not None)
@@ -244,6 +247,7 @@ class Page:
         """Offer every field in the two lists (a file may have 10,000 columns)."""
         slot = self.slots[key]
         text_select, id_select = el(f"{key}-text-field"), el(f"{key}-id-field")
+        el(f"{key}-fields-box").open = False           # no layout while it fills
         for select in (text_select, id_select):
             select.replaceChildren()
             select.disabled = True
@@ -262,8 +266,14 @@ class Page:
                 await self.breathe("field lists")
         for select in (text_select, id_select):
             select.disabled = False
+        # Laying out a list of thousands of fields stalls the tab: keep it folded.
+        count = len(slot.table.fields)
+        el(f"{key}-fields-box").open = count <= FOLD_FIELDS
+        set_text(f"{key}-fields-summary", f"Fields ({count:,})" if count > FOLD_FIELDS else "Fields")
 
     async def file_chosen(self, key):
+        self.resumed = time.perf_counter()
+        self.longest = (0.0, "")
         files = el(f"file-{key}").files
         if not files.length:
             return
@@ -337,6 +347,7 @@ class Page:
         self.recompute()
 
     def recompute(self):
+        self.longest = (0.0, "")
         settings = self.read_settings()
         if settings is None or any(s.table is None or s.error for s in self.slots.values()):
             self.stale(True)
@@ -354,7 +365,6 @@ class Page:
 
     async def run(self, settings):
         started = self.resumed = time.perf_counter()
-        self.longest = (0.0, "")
         work = el("work")
         work.hidden = False
         document.body.dataset.busy = "1"
