@@ -224,3 +224,47 @@ def test_hostile_text_inside_a_highlighted_span_stays_text(page):
     assert page.inner_text("#pane-b-title").endswith("row <b>bold</b>")
     assert page.locator("#result img, #result script, #result b").count() == 0
     assert page.evaluate("window.__pwned") is None
+
+
+CONTRAST = """() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const worst = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (!el.checkVisibility() || el.disabled || el.closest("[disabled]")) continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const fg = lum(rgb(getComputedStyle(el).color).slice(0, 3)), bg = lum(background(el));
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    if (ratio < 4.5) worst.push(el.tagName + "#" + el.id + " " + ratio.toFixed(2));
+  }
+  return worst;
+}"""
+
+
+def test_accessible_labels_contrast_and_narrow_screens(page):
+    unlabeled = page.evaluate("""() => [...document.querySelectorAll("input, select, button")]
+        .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute("aria-label")
+                        && !el.textContent.trim())
+        .map((el) => el.id)""")
+    assert unlabeled == []
+    assert page.evaluate(CONTRAST) == []                       # WCAG AA: 4.5:1 for text
+    page.set_viewport_size({"width": 375, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # the table and the panes work from the keyboard alone
+    page.focus("#rows-table tbody tr:nth-child(2) button")
+    page.keyboard.press("Space")
+    page.wait_for_selector('body[data-selected="1"]', state="attached")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.tagName") == "BUTTON"
+    assert page.get_attribute("#pane-a", "tabindex") == "0"
