@@ -30,6 +30,7 @@ IMPORTED = js.performance.now()
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
 ROWS_SHOWN = 200
 FOLD_FIELDS = 500             # more fields than this: the field lists start folded
+LIST_FIELDS = 1000            # at most this many fields (and the chosen ones) are listed
 EXAMPLES = {"a": "./static/examples/test-set.json", "b": "./static/examples/training-corpus.json"}
 STEP_SECONDS = 0.02            # give the browser a turn at least this often
 DEBOUNCE_SECONDS = 0.15
@@ -248,28 +249,26 @@ class Page:
         slot = self.slots[key]
         text_select, id_select = el(f"{key}-text-field"), el(f"{key}-id-field")
         el(f"{key}-fields-box").open = False           # no layout while it fills
-        for select in (text_select, id_select):
-            select.replaceChildren()
-            select.disabled = True
-        chosen_text = set(slot.chosen_text_fields())
-        chosen_id = slot.chosen_id_field()
-        none = document.createElement("option")
-        none.text = "(row number)"
-        none.value = ""
-        none.selected = not chosen_id
-        id_select.append(none)
-        last = time.perf_counter()
-        for field in slot.table.fields:
-            text_select.append(js.Option.new(field, field, False, field in chosen_text))
-            id_select.append(js.Option.new(field, field, False, field == chosen_id))
-            if time.perf_counter() - self.resumed > STEP_SECONDS:
-                await self.breathe("field lists")
+        # A <select> of thousands of options blocks the tab for a second (the
+        # browser's work, not Python's): list the first LIST_FIELDS, plus any chosen.
+        chosen = [*slot.chosen_text_fields(), slot.chosen_id_field()]
+        listed = slot.table.fields[:LIST_FIELDS]
+        listed += [f for f in dict.fromkeys(chosen) if f and f not in set(listed)]
+        names = to_js(listed)
+        js.ngramFillOptions(text_select, names, to_js(slot.chosen_text_fields()), None)
+        js.ngramFillOptions(id_select, names, to_js([slot.chosen_id_field()]), "(row number)")
+        await self.breathe("field lists")
         for select in (text_select, id_select):
             select.disabled = False
-        # Laying out a list of thousands of fields stalls the tab: keep it folded.
         count = len(slot.table.fields)
         el(f"{key}-fields-box").open = count <= FOLD_FIELDS
-        set_text(f"{key}-fields-summary", f"Fields ({count:,})" if count > FOLD_FIELDS else "Fields")
+        summary = "Fields"
+        if count > LIST_FIELDS:
+            summary = (f"Fields (listing {len(listed):,} of {count:,}; the ngram-overlap "
+                       f"command takes any field by name)")
+        elif count > FOLD_FIELDS:
+            summary = f"Fields ({count:,})"
+        set_text(f"{key}-fields-summary", summary)
 
     async def file_chosen(self, key):
         self.resumed = time.perf_counter()
@@ -384,6 +383,7 @@ class Page:
                                       self.show_progress)
         except asyncio.CancelledError:
             set_text("stage", "Cancelled.")
+            document.body.dataset.busy = "0"
             raise
         finally:
             pause.__exit__(None, None, None)

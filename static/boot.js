@@ -64,6 +64,19 @@
       input.dispatchEvent(new Event("change", { bubbles: true }));
     });
   };
+  // Fill a <select> with options in one go (a file may have 10,000 fields):
+  // app.py passes plain lists, so no per-option call crosses into Python.
+  // Option(text, value) sets text, never HTML.
+  window.ngramFillOptions = (select, names, chosen, blankLabel) => {
+    const picked = new Set(chosen);
+    const fragment = document.createDocumentFragment();
+    if (blankLabel !== undefined && blankLabel !== null) {
+      fragment.append(new Option(blankLabel, "", false, picked.has("")));
+    }
+    for (const name of names) fragment.append(new Option(name, name, false, picked.has(name)));
+    select.replaceChildren(fragment);
+  };
+
   addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll(".drop[data-input]").forEach(wireDrop);
   });

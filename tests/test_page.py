@@ -268,3 +268,61 @@ def test_accessible_labels_contrast_and_narrow_screens(page):
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.tagName") == "BUTTON"
     assert page.get_attribute("#pane-a", "tabindex") == "0"
+
+
+def test_a_file_dropped_on_a_slot_is_read(page):
+    before = runs(page)
+    page.evaluate("""(text) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], "dropped.txt", {type: "text/plain"}));
+        const zone = document.getElementById("drop-a");
+        for (const type of ["dragover", "drop"])
+            zone.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true,
+                                                    cancelable: true}));
+    }""", "In 1969 the Apollo 11 mission landed the first humans on the Moon and came back.\n")
+    wait_for_run(page, before)
+    assert page.inner_text("#a-name") == "dropped.txt"
+    assert table_rows(page)[0][:3] == ["1", "16", "81.2%"]
+
+
+def test_files_picked_before_the_engine_is_ready_are_used(site):
+    base, browser = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "/")
+    assert "Loading the Python engine" in page.inner_text("#engine-status")
+    page.set_input_files("#file-a", str(FIXTURES / "contaminated.jsonl"))
+    page.wait_for_selector('body[data-ready="1"]', state="attached", timeout=60_000)
+    wait_for_run(page, 0)
+    assert page.inner_text("#a-name") == "contaminated.jsonl"
+    assert page.inner_text("#b-name") == "training-corpus.json"
+    assert page.is_hidden("#example-note")
+    context.close()
+
+
+def test_a_runtime_that_fails_to_load_is_reported_on_the_page(site):
+    base, browser = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto(base + "/")
+    page.wait_for_selector("#page-error:not([hidden])", timeout=60_000)
+    assert "could not start" in page.inner_text("#page-error")
+    assert "did not start" in page.inner_text("#engine-status")
+    context.close()
+
+
+def test_a_long_check_can_be_cancelled(page):
+    import sys
+    sys.path.insert(0, str(FIXTURES.parent.parent / "benchmarks"))
+    import pathological
+    a, a_name, b, b_name = pathological.same_word_everywhere()
+    wait_for_run(page, upload(page, "a", name=a_name, data=a))
+    before = runs(page)
+    upload(page, "b", name=b_name, data=b)
+    page.wait_for_selector('body[data-busy="1"]', state="attached")
+    page.click("#cancel")
+    page.wait_for_selector('body[data-busy="0"]', state="attached")
+    assert runs(page) == before
+    assert page.is_visible("#stale")
+    assert page.inner_text("#flagged-figure") == "0.0%"    # A against the example: kept
