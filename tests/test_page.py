@@ -319,9 +319,16 @@ def test_a_long_check_can_be_cancelled(page):
     a, a_name, b, b_name = pathological.same_word_everywhere()
     wait_for_run(page, upload(page, "a", name=a_name, data=a))
     before = runs(page)
+    # press Cancel the moment the check starts (Playwright's own polling is slowed
+    # by the busy page, and the check might end before it saw it start)
+    page.evaluate("""() => new MutationObserver((changes, observer) => {
+        if (document.body.dataset.busy === "1") {
+            observer.disconnect();
+            document.getElementById("cancel").click();
+        }
+    }).observe(document.body, {attributes: true, attributeFilter: ["data-busy"]})""")
     upload(page, "b", name=b_name, data=b)
-    page.wait_for_selector('body[data-busy="1"]', state="attached")
-    page.click("#cancel")
+    page.wait_for_selector("#stage:text('Cancelled.')", state="attached")
     page.wait_for_selector('body[data-busy="0"]', state="attached")
     assert runs(page) == before
     assert page.is_visible("#stale")
