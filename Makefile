@@ -41,7 +41,8 @@ test: $(VENV)/.installed dist chromium
 
 bench: $(VENV)/.installed dist chromium
 	$(PY) benchmarks/bench_core.py
-	$(PY) benchmarks/bench_browser.py
+	$(PY) benchmarks/bench_browser.py --pathological
+	$(PY) benchmarks/bench_dask.py
 
 clean:
 	rm -rf dist $(VENV) node_modules
