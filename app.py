@@ -165,7 +165,6 @@ class Page:
         self.task = None             # the check in progress
         self.pending = None          # the debounce timer task
         self.runs = 0
-        self.ready = False
         self.query = read_query()
 
     # --- settings ------------------------------------------------------------

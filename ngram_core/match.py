@@ -182,11 +182,6 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
     return windows, dirty, best
 
 
-def walk_row(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets):
-    """:func:`walk_row_steps` run to the end."""
-    return run_steps(walk_row_steps(buf, start, end, index, b_offsets))
-
-
 def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
     """Walk every A row; yields A tokens done, returns a list of RowMatch (file order)."""
     n = index.n
