@@ -23,8 +23,8 @@ from pyscript import document, window
 from ngram_core import CheckCache, InputError, Settings, check_steps
 from ngram_core.readers import detect_id_field, detect_text_fields_steps, read_table_steps, \
     select_rows_steps
-from ngram_core.report import (cap_notice, counted_table, flagged_figure, headline, percent,
-                               settings_line)
+from ngram_core.report import (cap_notice, counted_table, flag_rule, flagged_figure, headline,
+                               percent, settings_line)
 
 IMPORTED = js.performance.now()
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
@@ -453,13 +453,14 @@ class Page:
         result = self.result
         body = el("rows-table").tBodies.item(0)
         body.replaceChildren()
+        is_flagged_row = flag_rule(result.settings.threshold)
         for index, match in enumerate(result.ordered[:ROWS_SHOWN]):
             if time.perf_counter() - self.resumed > STEP_SECONDS:
                 await self.breathe("table")
             row = body.insertRow()
             row.dataset.index = str(index)
             row.setAttribute("aria-selected", "false")
-            if match.b_row is not None and result.summary.threshold <= match.share * 100:
+            if is_flagged_row(match):
                 row.className = "flagged"
             button = document.createElement("button")
             button.type = "button"

@@ -37,11 +37,17 @@ def exact_ratio(value) -> tuple[int, int]:
     return numerator, denominator * 10 ** -power
 
 
-def is_flagged(match: RowMatch, threshold) -> bool:
-    """Checkable, at least one window, and dirty share x 100 >= threshold (exact)."""
+def flag_rule(threshold):
+    """The test for one row: checkable, at least one window, and dirty share x 100
+    >= threshold, compared exactly (the threshold is parsed once, not per row)."""
     numerator, denominator = exact_ratio(threshold)
-    return (match.status == CHECKABLE and match.windows >= 1
-            and match.dirty * 100 * denominator >= numerator * match.tokens)
+
+    def flagged(match: RowMatch) -> bool:
+        return (match.status == CHECKABLE and match.windows >= 1
+                and match.dirty * 100 * denominator >= numerator * match.tokens)
+
+    return flagged
+
 
 
 def worst_first(matches) -> list[RowMatch]:
@@ -90,15 +96,14 @@ def summarize(matches, *, b_rows: int, n: int, mode: str, layers: str, threshold
               windows_capped: int, tokenizer: str, unicode_version: str) -> Summary:
     """Count the rows (one pass: it runs on 200,000-row files in the page)."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
-    numerator, denominator = exact_ratio(threshold)
+    is_flagged_row = flag_rule(threshold)
     for m in matches:
         status = m.status
         if status == CHECKABLE:
             checkable += 1
             tokens += m.tokens
             dirty += m.dirty
-            if m.windows and m.dirty * 100 * denominator >= numerator * m.tokens:
-                flagged += 1
+            flagged += is_flagged_row(m)
         elif status == SHORT:
             short += 1
         else:
@@ -198,11 +203,12 @@ def csv_text(ordered, a_rows, b_id, threshold) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    is_flagged_row = flag_rule(threshold)
     for m in ordered:
         matched = m.b_row is not None
         writer.writerow((
             m.row + 1, neutralize(a_rows[m.row].id), m.tokens, m.dirty, repr(m.share),
-            "true" if is_flagged(m, threshold) else "false", m.span, m.windows,
+            "true" if is_flagged_row(m) else "false", m.span, m.windows,
             m.b_row + 1 if matched else "", neutralize(b_id(m.b_row)) if matched else "",
             *(m.a_chars if matched else ("", "")), *(m.b_chars if matched else ("", "")),
             "" if m.duplicate_of is None else m.duplicate_of + 1))
