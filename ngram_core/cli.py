@@ -70,25 +70,37 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def read_file_bytes(path: str) -> bytes:
-    """A file's bytes, decompressed when its name ends in .gz or .zst."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
+def read_file_bytes(path: str, limit: int | None = None) -> bytes:
+    """A file's bytes (at most ``limit`` of them), decompressed when its name ends
+    in .gz or .zst; only what ``limit`` asks for is decompressed."""
     lower = path.lower()
     try:
-        if lower.endswith(".gz"):
-            return gzip.decompress(data)
-        if lower.endswith(".zst"):
-            import zstandard
-            return zstandard.ZstdDecompressor().stream_reader(data).read()
-    except ImportError:
-        raise InputError(path, "is zstd-compressed; install the zstandard package") from None
-    except Exception as e:      # corrupt archive: any codec error is the file's fault
-        raise InputError(path, f"cannot be decompressed: {e}") from None
-    return data
+        with open(path, "rb") as f:
+            if not lower.endswith((".gz", ".zst")):
+                return f.read(-1 if limit is None else limit)
+            try:
+                if lower.endswith(".gz"):
+                    stream = gzip.GzipFile(fileobj=f)
+                else:
+                    import zstandard
+                    stream = zstandard.ZstdDecompressor().stream_reader(f)
+                if limit is None:
+                    return stream.read()
+                chunks, wanted = [], limit
+                while wanted > 0:
+                    chunk = stream.read(wanted)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    wanted -= len(chunk)
+                return b"".join(chunks)
+            except ImportError:
+                raise InputError(path, "is zstd-compressed; install the zstandard "
+                                       "package") from None
+            except Exception as e:      # corrupt archive: any codec error is the file's fault
+                raise InputError(path, f"cannot be decompressed: {e}") from None
+    except OSError as e:
+        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
 
 
 def strip_compression(path: str) -> str:
@@ -118,19 +130,31 @@ def parquet_table(path: str, row_group: int | None = None, limit: int | None = N
     return Table(path, "parquet", list(data.schema.names), records)
 
 
+def read_path_table(path: str, format: str | None = None, head: int | None = None) -> Table:
+    """One file as a Table: Parquet, or text (decompressed when .gz or .zst).
+
+    ``head`` reads only the whole lines in the first ``head`` bytes (the first
+    1,000 rows of a Parquet file), enough to detect its fields.
+    """
+    if is_parquet(path):
+        table = parquet_table(path, 0 if head else None, 1000 if head else None)
+        if not table.records:
+            raise InputError(path, "has no rows")
+    else:
+        data = read_file_bytes(path, head)
+        if head is not None and len(data) == head:
+            data = data[:data.rfind(b"\n") + 1] or data      # no line cut in half
+        table = read_table(data, strip_compression(path), format)
+    table.source = path
+    return table
+
+
 def load_rows(paths, fields=None, id_field=None, format=None) -> list[Row]:
     """Read one or several files as one list of rows, numbered 1.. across them."""
     rows: list[Row] = []
     for path in paths:
         try:
-            if is_parquet(path):
-                table = parquet_table(path)
-                if not table.records:
-                    raise InputError(path, "has no rows")
-            else:
-                table = read_table(read_file_bytes(path), strip_compression(path), format)
-            table.source = path
-            selected = select_rows(table, fields, id_field)
+            selected = select_rows(read_path_table(path, format), fields, id_field)
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
             raise

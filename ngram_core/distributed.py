@@ -38,16 +38,18 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from .check import Settings
-from .cli import is_parquet, parquet_table, read_file_bytes, strip_compression
+from .cli import is_parquet, parquet_table, read_path_table, strip_compression
 from .errors import InputError
 from .match import CHECKABLE, RowMatch, classify, coverage
-from .readers import (Row, Table, format_from_name, read_table, select_rows)
+from .index import build_index
+from .readers import (Row, detect_id_field, detect_text_fields, format_from_name, read_table,
+                      select_rows)
 from .report import csv_text, summarize, worst_first
 from .tokenize import Tokenizer, tokenize_rows
 
 #: Bytes of an uncompressed JSONL or text file per partition (at line boundaries).
 DEFAULT_BLOCKSIZE = 64 * 2**20
-#: Bytes of a JSONL or text file read on the client to detect its fields.
+#: Bytes of a B file read on the client to detect its fields.
 FIELD_SAMPLE_BYTES = 2**20
 
 
@@ -136,7 +138,7 @@ def read_partition(part: Partition, fields, id_field) -> list[Row]:
         table = parquet_table(part.path, part.row_group)
         return select_rows(table, fields, id_field) if table.records else []
     if part.end < 0:
-        table = read_table(read_file_bytes(part.path), strip_compression(part.path), part.format)
+        table = read_path_table(part.path, part.format)
     else:
         data, first = _block_bytes(part)
         if not data.strip():
@@ -167,27 +169,15 @@ class AIndex:
 
 
 def index_a(a_rows, settings: Settings):
+    """Tokenize A and index every window of it, with a cap no window can reach."""
     tokenizer = settings.tokenizer()
     a = tokenize_rows(a_rows, tokenizer)
-    n, buf = settings.n, a.buffer
-    windows: dict = {}
-    rows_by_tokens: dict = {}
+    windows = build_index(a, settings.n, cap=len(a.ids) + 2).table
+    rows_by_tokens: dict = {}             # every A row of a sequence, not just the first
     for r in range(len(a_rows)):
-        start, end = a.offsets[r], a.offsets[r + 1]
-        if end > start:
-            rows_by_tokens.setdefault(buf[4 * start:4 * end], []).append(r)
-        if classify(a_rows[r], end - start, n) != CHECKABLE:
-            continue
-        for g in range(start, end - n + 1):
-            key = buf[4 * g:4 * g + 4 * n]
-            value = windows.get(key)
-            if value is None:
-                windows[key] = g
-            elif type(value) is int:
-                windows[key] = [value, g]
-            else:
-                value.append(g)
-    return tokenizer, a, AIndex(n, settings.mode, settings.layers, settings.backend,
+        if a.length(r):
+            rows_by_tokens.setdefault(a.row_key(r), []).append(r)
+    return tokenizer, a, AIndex(settings.n, settings.mode, settings.layers, settings.backend,
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
                                 rows_by_tokens)
 
@@ -287,23 +277,14 @@ class DistributedResult:
 
 
 def _field_choice(part: Partition, fields, id_field):
-    """The text and id fields of one B file, detected as the single-machine path does."""
-    from .readers import detect_id_field, detect_text_fields
+    """The text and id fields of one B file, detected as the single-machine path does,
+    from its first MiB (or first 1,000 Parquet rows): the client never reads B whole."""
     if fields and id_field:
         return fields, id_field
-    if part.format == "parquet":
-        table = parquet_table(part.path, 0, limit=1000)
-    elif (strip_compression(part.path) == part.path
-          and os.path.getsize(part.path) > FIELD_SAMPLE_BYTES):
-        # a big file: detect on its first lines, as Parquet does on its first rows
-        head = Partition(part.index, part.file_index, part.path, part.format, 0,
-                         FIELD_SAMPLE_BYTES)
-        try:
-            table = read_table(_block_bytes(head)[0], part.path, part.format)
-        except InputError:        # e.g. a quoted CSV field cut at the sample's end
-            table = read_table(read_file_bytes(part.path), part.path, part.format)
-    else:
-        table = read_table(read_file_bytes(part.path), strip_compression(part.path), part.format)
+    try:
+        table = read_path_table(part.path, part.format, head=FIELD_SAMPLE_BYTES)
+    except InputError:            # e.g. a quoted CSV field cut at the sample's end
+        table = read_path_table(part.path, part.format)
     detected = id_field if id_field is not None else detect_id_field(table)
     return fields or detect_text_fields(table), detected or ""
 
