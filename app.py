@@ -250,12 +250,13 @@ class Page:
         el(f"{key}-fields-box").open = False           # no layout while it fills
         # A <select> of thousands of options blocks the tab for a second (the
         # browser's work, not Python's): list the first LIST_FIELDS, plus any chosen.
-        chosen = [*slot.chosen_text_fields(), slot.chosen_id_field()]
+        chosen_text, chosen_id = slot.chosen_text_fields(), slot.chosen_id_field()
         listed = slot.table.fields[:LIST_FIELDS]
-        listed += [f for f in dict.fromkeys(chosen) if f and f not in set(listed)]
+        shown = set(listed)
+        listed += [f for f in dict.fromkeys([*chosen_text, chosen_id]) if f and f not in shown]
         names = to_js(listed)
-        js.ngramFillOptions(text_select, names, to_js(slot.chosen_text_fields()), None)
-        js.ngramFillOptions(id_select, names, to_js([slot.chosen_id_field()]), "(row number)")
+        js.ngramFillOptions(text_select, names, to_js(chosen_text), None)
+        js.ngramFillOptions(id_select, names, to_js([chosen_id]), "(row number)")
         await self.breathe("field lists")
         for select in (text_select, id_select):
             select.disabled = False
@@ -366,26 +367,25 @@ class Page:
         work = el("work")
         work.hidden = False
         document.body.dataset.busy = "1"
-        pause = collection_paused()
-        pause.__enter__()
         try:
-            rows = {}
-            for key, slot in self.slots.items():
-                try:
-                    rows[key] = await self.rows_of(slot)
-                    await self.turn(f"rows {key}")
-                except InputError as e:
-                    slot.show_error(str(e))
-                    self.stale(True)
-                    return
-            result = await self.drive(check_steps(rows["a"], rows["b"], settings, self.cache),
-                                      self.show_progress)
+            with collection_paused():
+                rows = {}
+                for key, slot in self.slots.items():
+                    try:
+                        rows[key] = await self.rows_of(slot)
+                        await self.turn(f"rows {key}")
+                    except InputError as e:
+                        slot.show_error(str(e))
+                        self.stale(True)
+                        document.body.dataset.busy = "0"
+                        return
+                result = await self.drive(
+                    check_steps(rows["a"], rows["b"], settings, self.cache), self.show_progress)
         except asyncio.CancelledError:
             set_text("stage", "Cancelled.")
             document.body.dataset.busy = "0"
             raise
         finally:
-            pause.__exit__(None, None, None)
             work.hidden = True
         await self.turn("checked")
         self.result = result
@@ -533,7 +533,6 @@ class Page:
         set_text("pane-b-title", b_title)
         fill_marked(el("pane-a-text"), a_text, a_ranges)
         fill_marked(el("pane-b-text"), b_text, b_ranges)
-
 
     def row_clicked(self, event):
         target = event.target

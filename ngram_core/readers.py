@@ -60,6 +60,8 @@ def split_lines(text: str) -> list[str]:
     if text.endswith(("\n", "\r")):
         lines.append("")
     return lines
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _BINARY_MAGIC = (
@@ -478,8 +480,8 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
 
     Missing or null text fields are left out of the join; a row with none is
     blank. ``id_field=None`` detects the id field and ``""`` asks for none;
-    without one the row number is the id. A field that no record has raises an InputError naming the fields
-    the file does have.
+    without one the row number is the id. A field that no record has raises an
+    InputError naming the fields the file does have.
     """
     fields = list(text_fields) if text_fields else (yield from detect_text_fields_steps(table))
     if id_field is None:
