@@ -40,9 +40,9 @@ test: $(VENV)/.installed dist chromium
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed dist chromium
-	$(PY) benchmarks/bench_core.py
-	$(PY) benchmarks/bench_browser.py --pathological
-	$(PY) benchmarks/bench_dask.py
+	$(PY) -m benchmarks.bench_core
+	$(PY) -m benchmarks.bench_browser --pathological
+	$(PY) -m benchmarks.bench_dask
 
 clean:
 	rm -rf dist $(VENV) node_modules

@@ -7,7 +7,7 @@ Prints, as Markdown tables:
   * with --pathological, the same figures for each pathological input at the
     2 MB bound, plus the size of the interpreter's WebAssembly memory.
 
-Run with `make dist` done: `.venv/bin/python benchmarks/bench_browser.py`.
+Run with `make dist` done: `.venv/bin/python -m benchmarks.bench_browser`.
 The longest stall is the longest gap between ticks of a 5 ms timer on the
 page's main thread (a blocked thread cannot tick), cross-checked with the
 browser's long-task entries.
@@ -25,15 +25,12 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(HERE, "..", "tests"), os.path.join(HERE, ".."), HERE]
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from browser import CHROMIUM, CHROMIUM_ARGS, READY, TIMEOUT_MS, serve_dist  # noqa: E402
-from corpus import make_pair, to_jsonl  # noqa: E402
-import pathological  # noqa: E402
-from ngram_core import Settings, read_rows, run_check  # noqa: E402
+from benchmarks import pathological
+from benchmarks.corpus import make_pair, to_jsonl
+from ngram_core import Settings, read_rows, run_check
+from scripts.chromium import CHROMIUM, CHROMIUM_ARGS, READY, TIMEOUT_MS, serve_dist
 
 BOUND = 2_000_000
 STALL_PROBE = """() => {

@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/bench_core.py           # full: B = 0.25 .. 4 MB, A = 2 MB
-    .venv/bin/python benchmarks/bench_core.py --quick   # smoke test: B = 0.25, 1 MB, 1 run
+    .venv/bin/python -m benchmarks.bench_core           # full: B = 0.25 .. 4 MB, A = 2 MB
+    .venv/bin/python -m benchmarks.bench_core --quick   # smoke test: B = 0.25, 1 MB, 1 run
 
 Stdout is a header line (date, machine, Python), a Markdown table and two
 verdict lines; progress goes to stderr. 1 MB here is 2**20 bytes of generated
@@ -53,14 +53,11 @@ import tracemalloc
 import zipfile
 from pathlib import Path
 
+from benchmarks.corpus import make_pair, to_jsonl
+from ngram_core import Settings, read_rows, run_check
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(HERE))
-
-from corpus import make_pair, to_jsonl  # noqa: E402
-from ngram_core.check import Settings, run_check  # noqa: E402
-from ngram_core.readers import read_rows  # noqa: E402
 
 MB = 2 ** 20
 A_MB = 2

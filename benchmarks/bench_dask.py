@@ -1,7 +1,7 @@
 """Benchmark: the single-machine check against the Dask engine, as B grows.
 
-    .venv/bin/python benchmarks/bench_dask.py                 # B = 50 and 150 MB
-    .venv/bin/python benchmarks/bench_dask.py --sizes 5,10 --shard-mb 2.5   # quick
+    .venv/bin/python -m benchmarks.bench_dask               # B = 50 and 150 MB
+    .venv/bin/python -m benchmarks.bench_dask --sizes 5,10 --shard-mb 2.5   # quick
 
 A is 1 MB of JSONL. B is written as JSONL shards of ``--shard-mb`` each into
 ``benchmarks/out/bench_dask/`` (gitignored) and reused by later runs: one
@@ -44,12 +44,10 @@ import subprocess
 import sys
 import time
 
+from benchmarks.corpus import sentences, vocabulary
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.corpus import sentences, vocabulary  # noqa: E402
 
 OUT = os.path.join(HERE, "out", "bench_dask")
 A_BYTES = 1_000_000
@@ -158,8 +156,8 @@ def mb(paths) -> float:
 
 def single_child(a_path: str, b_paths: list[str], csv_path: str | None) -> None:
     """Run as a subprocess: time load_rows(B) + run_check, print JSON with own peak RSS."""
-    from ngram_core.check import Settings, run_check
-    from ngram_core.cli import load_rows
+    from ngram_core import Settings, run_check
+    from ngram_core.files import load_rows
     a_rows = load_rows([a_path])
     t0 = time.perf_counter()
     b_rows = load_rows(b_paths)
@@ -176,7 +174,7 @@ def single_child(a_path: str, b_paths: list[str], csv_path: str | None) -> None:
 
 
 def run_single(a_path, b_paths, csv_path=None) -> dict:
-    cmd = [sys.executable, os.path.abspath(__file__), "--_single", a_path,
+    cmd = [sys.executable, "-m", "benchmarks.bench_dask", "--_single", a_path,
            "--_csv", csv_path or "", *b_paths]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if done.returncode:
@@ -260,16 +258,14 @@ def main(argv=None) -> int:
         single_child(args._single, args.paths, args._csv or None)
         return 0
 
-    os.environ["PYTHONPATH"] = ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")
-    from ngram_core.check import Settings
-    from ngram_core.cli import load_rows
-    from ngram_core.distributed import parse_blocksize
+    from ngram_core import Settings
+    from ngram_core.files import load_rows, parse_size
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
     sizes = sorted(float(s) for s in args.sizes.split(","))
-    blocksize = parse_blocksize(args.blocksize)
+    blocksize = parse_size(args.blocksize, "--blocksize")
     settings = Settings()
     print(f"# bench_dask {datetime.datetime.now().isoformat(timespec='seconds')} | "
           f"nproc {os.cpu_count()} | {cpu_model()} | Python {platform.python_version()} | "

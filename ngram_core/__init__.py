@@ -9,9 +9,10 @@ Stages, one module each: :mod:`~ngram_core.readers` (bytes -> rows),
 nothing here prints.
 """
 
-from .check import CheckCache, CheckResult, Progress, Settings, check_steps, run_check
+from .check import CheckCache, CheckResult, Progress, check_steps, run_check
 from .errors import InputError
 from .readers import Row, Table, read_rows, read_table, select_rows
+from .settings import Settings
 
 __version__ = "0.1.0"
 __all__ = ["CheckCache", "CheckResult", "InputError", "Progress", "Row", "Settings", "Table",

@@ -15,49 +15,19 @@ iterating); :func:`run_check` runs it to the end for the command line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
 
-from .errors import InputError
-from .index import N_DEFAULT, N_MAX, N_MIN, POSITION_CAP, WindowIndex, build_index_steps
-from .match import (RowMatch, add_char_offsets_steps, highlight, highlight_steps,
-                    match_rows_steps)
-from .report import Summary, csv_text, summarize, worst_first
-from .tokenize import (DEFAULT_LAYERS, MODES, Tokenizer, TokenizedRows, parse_layers,
-                       tokenize_rows_steps)
-from .steps import run_steps
+from .index import WindowIndex, build_index_steps
+from .match import RowMatch, add_char_offsets_steps, highlight, highlight_steps, match_rows_steps
+from .readers import Row
+from .report import Report, summarize
+from .settings import Settings
+from .steps import relabel, run_steps
+from .tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
 
-
-@dataclass(frozen=True)
-class Settings:
-    """What a check is computed at. Raises InputError when out of range."""
-    n: int = N_DEFAULT
-    mode: str = "loose"
-    layers: tuple = DEFAULT_LAYERS
-    threshold: float = 0.0
-    cap: int = POSITION_CAP
-    backend: str = "re"
-
-    def __post_init__(self):
-        if isinstance(self.n, bool) or not isinstance(self.n, int) or not N_MIN <= self.n <= N_MAX:
-            raise InputError("n", f"must be a whole number from {N_MIN} to {N_MAX}, "
-                                  f"not {self.n!r}")
-        if self.mode not in MODES:
-            raise InputError("mode", f"must be loose or strict, not {self.mode!r}")
-        try:
-            object.__setattr__(self, "layers", parse_layers(self.layers))
-        except ValueError as e:
-            raise InputError("layers", str(e)) from None
-        try:
-            threshold = float(self.threshold)
-        except (TypeError, ValueError):
-            threshold = float("nan")
-        if not 0 <= threshold <= 100:
-            raise InputError("threshold", f"must be a percentage from 0 to 100, "
-                                          f"not {self.threshold!r}")
-        object.__setattr__(self, "threshold", threshold)
-
-    def tokenizer(self) -> Tokenizer:
-        return Tokenizer(self.mode, self.layers, self.backend)
+R = TypeVar("R")
 
 
 @dataclass
@@ -75,30 +45,23 @@ class Progress:
         return start + weight * min(part, 1.0)
 
 
-STAGES = ("tokenize A", "tokenize B", "index B", "match A", "offsets")
+#: The single-machine stages, in order, and the Dask engine's one stage.
+STAGES = ("tokenize A", "tokenize B", "index B", "match A", "offsets", "stream B")
 _STAGE_SPAN = {"tokenize A": (0.0, 0.15), "tokenize B": (0.15, 0.2), "index B": (0.35, 0.3),
-               "match A": (0.65, 0.3), "offsets": (0.95, 0.05)}
+               "match A": (0.65, 0.3), "offsets": (0.95, 0.05), "stream B": (0.0, 1.0)}
 
 
 @dataclass
-class CheckResult:
-    """Everything a check found, and what the page needs to draw it."""
-    settings: Settings
-    a_rows: list
-    b_rows: list
+class CheckResult(Report):
+    """Everything a single-machine check found, and what the page needs to draw it:
+    B's rows, both files' tokens and B's index, for the highlights."""
+    b_rows: list[Row]
     a: TokenizedRows
     b: TokenizedRows
     index: WindowIndex
-    tokenizer: Tokenizer
-    matches: list[RowMatch]           # one per A row, file order
-    summary: Summary
-    ordered: list[RowMatch] = field(default_factory=list)   # checkable rows, worst first
 
     def b_id(self, b_row: int) -> str:
         return self.b_rows[b_row].id
-
-    def csv(self) -> str:
-        return csv_text(self.ordered, self.a_rows, self.b_id, self.settings.threshold)
 
     def highlight(self, match: RowMatch):
         """``(a_ranges, b_ranges)``: character ranges to mark in the row and its best B row."""
@@ -118,67 +81,62 @@ class CheckCache:
     match. Tokens from both files share the cached tokenizer's vocabulary.
     """
 
-    def __init__(self):
-        self.rules = None          # (mode, layers, backend) the tokenizer applies
-        self.tokenizer = None
-        self.a_rows = self.a = None
-        self.b_rows = self.b = None
-        self.index = None
-        self.matches = None
+    def __init__(self) -> None:
+        self.rules: tuple | None = None        # (mode, layers, backend) the tokenizer applies
+        self.tokenizer: Tokenizer | None = None
+        self.a_rows: Sequence[Row] | None = None
+        self.a: TokenizedRows | None = None
+        self.b_rows: Sequence[Row] | None = None
+        self.b: TokenizedRows | None = None
+        self.index: WindowIndex | None = None
+        self.matches: list[RowMatch] | None = None
 
     def tokenizer_for(self, settings: Settings) -> Tokenizer:
         rules = (settings.mode, settings.layers, settings.backend)
-        if rules != self.rules:
-            self.__init__()
+        if rules != self.rules or self.tokenizer is None:
+            self.__init__()  # type: ignore[misc]   # new rules: nothing cached still holds
             self.rules, self.tokenizer = rules, settings.tokenizer()
         return self.tokenizer
 
 
-def check_steps(a_rows, b_rows, settings: Settings = Settings(), cache: CheckCache | None = None):
+def _stage(stage: str, total: int, steps: Generator[int, None, R]) -> Generator[Progress, None, R]:
+    """A stage's raw progress numbers re-yielded as Progress."""
+    return relabel(steps, lambda done: Progress(stage, done, total))
+
+
+def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),
+                cache: CheckCache | None = None) -> Generator[Progress, None, CheckResult]:
     """Check A rows against B rows; yields Progress, returns a CheckResult."""
     cache = cache if cache is not None else CheckCache()
     tokenizer = cache.tokenizer_for(settings)
-    if cache.a_rows is not a_rows:
+    if cache.a_rows is not a_rows or cache.a is None:
         a_chars = sum(len(r.text) for r in a_rows)
         yield Progress("tokenize A", 0, a_chars)
-        cache.a = yield from _report("tokenize A", a_chars, tokenize_rows_steps(a_rows, tokenizer))
+        cache.a = yield from _stage("tokenize A", a_chars, tokenize_rows_steps(a_rows, tokenizer))
         cache.a_rows, cache.matches = a_rows, None
-    if cache.b_rows is not b_rows:
+    if cache.b_rows is not b_rows or cache.b is None:
         b_chars = sum(len(r.text) for r in b_rows)
-        cache.b = yield from _report("tokenize B", b_chars, tokenize_rows_steps(b_rows, tokenizer))
+        cache.b = yield from _stage("tokenize B", b_chars, tokenize_rows_steps(b_rows, tokenizer))
         cache.b_rows, cache.index = b_rows, None
     a, b = cache.a, cache.b
     if cache.index is None or (cache.index.n, cache.index.cap) != (settings.n, settings.cap):
-        cache.index = yield from _report("index B", len(b.ids),
-                                         build_index_steps(b, settings.n, settings.cap))
+        cache.index = yield from _stage("index B", len(b.ids),
+                                        build_index_steps(b, settings.n, settings.cap))
         cache.matches = None
     index = cache.index
     if cache.matches is None:
-        matches = yield from _report("match A", len(a.ids), match_rows_steps(a, b, index))
-        yield from _report("offsets", len(matches),
-                           add_char_offsets_steps(matches, a, b, tokenizer))
+        matches = yield from _stage("match A", len(a.ids), match_rows_steps(a, b, index))
+        yield from _stage("offsets", len(matches),
+                          add_char_offsets_steps(matches, a, b, tokenizer))
         cache.matches = matches
     matches = cache.matches
-    ordered = worst_first(matches)
     yield Progress("offsets", len(matches), len(matches))
-    summary = summarize(matches, b_rows=len(b_rows), n=settings.n, mode=settings.mode,
-                        layers=tokenizer.label, threshold=settings.threshold,
-                        windows_capped=index.capped, tokenizer=tokenizer.backend,
-                        unicode_version=tokenizer.unicode_version)
-    return CheckResult(settings, a_rows, b_rows, a, b, index, tokenizer,
-                       matches, summary, ordered)
+    summary = summarize(matches, settings, tokenizer, b_rows=len(b_rows),
+                        windows_capped=index.capped)
+    return CheckResult(settings, a_rows, tokenizer, matches, summary,
+                       b_rows=b_rows, a=a, b=b, index=index)
 
 
-def _report(stage: str, total: int, steps):
-    """Re-yield a stage's raw progress numbers as Progress; pass its result through."""
-    while True:
-        try:
-            done = next(steps)
-        except StopIteration as stop:
-            return stop.value
-        yield Progress(stage, done, total)
-
-
-def run_check(a_rows, b_rows, settings: Settings = Settings()) -> CheckResult:
+def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings()) -> CheckResult:
     """:func:`check_steps` run to the end."""
     return run_steps(check_steps(a_rows, b_rows, settings))

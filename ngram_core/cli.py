@@ -11,18 +11,22 @@ Only :func:`main` writes to the terminal; everything else returns strings.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import sys
+from collections.abc import Sequence
+from typing import TextIO
 
-from .check import STAGES, Settings, check_steps
+from .check import Progress, check_steps
 from .errors import InputError
+from .files import load_rows, parse_size
 from .index import N_DEFAULT, N_MAX, N_MIN
-from .readers import FORMATS, Row, Table, read_table, select_rows
-from .report import (cap_notice, counted_table, flagged_figure, headline, percent,
+from .readers import FORMATS
+from .report import (Report, cap_notice, counted_table, flagged_figure, headline, percent,
                      settings_line)
-from .tokenize import BACKENDS, MODES, layers_label, DEFAULT_LAYERS
+from .settings import Settings
+from .steps import run_steps
+from .tokenize import BACKENDS, DEFAULT_LAYERS, MODES
 
 #: How many of the worst rows the plain output lists.
 TOP_ROWS = 20
@@ -70,106 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def read_file_bytes(path: str, limit: int | None = None) -> bytes:
-    """A file's bytes (at most ``limit`` of them), decompressed when its name ends
-    in .gz or .zst; only what ``limit`` asks for is decompressed."""
-    lower = path.lower()
-    try:
-        with open(path, "rb") as f:
-            if not lower.endswith((".gz", ".zst")):
-                return f.read(-1 if limit is None else limit)
-            try:
-                if lower.endswith(".gz"):
-                    stream = gzip.GzipFile(fileobj=f)
-                else:
-                    import zstandard
-                    stream = zstandard.ZstdDecompressor().stream_reader(f)
-                if limit is None:
-                    return stream.read()
-                chunks, wanted = [], limit
-                while wanted > 0:
-                    chunk = stream.read(wanted)
-                    if not chunk:
-                        break
-                    chunks.append(chunk)
-                    wanted -= len(chunk)
-                return b"".join(chunks)
-            except ImportError:
-                raise InputError(path, "is zstd-compressed; install the zstandard "
-                                       "package") from None
-            except Exception as e:      # corrupt archive: any codec error is the file's fault
-                raise InputError(path, f"cannot be decompressed: {e}") from None
-    except OSError as e:
-        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
-
-
-def strip_compression(path: str) -> str:
-    """``"shard.jsonl.gz"`` -> ``"shard.jsonl"``, for sniffing the format."""
-    for ext in (".gz", ".zst"):
-        if path.lower().endswith(ext):
-            return path[:-len(ext)]
-    return path
-
-
-def is_parquet(path: str) -> bool:
-    return path.lower().endswith((".parquet", ".pq"))
-
-
-def parquet_table(path: str, row_group: int | None = None, limit: int | None = None) -> Table:
-    """A Parquet file (or one of its row groups) as a Table; needs pyarrow."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise InputError(path, "is a Parquet file; install pyarrow to read it") from None
-    try:
-        source = pq.ParquetFile(path)
-        data = source.read() if row_group is None else source.read_row_group(row_group)
-    except Exception as e:        # any pyarrow failure is the file's fault
-        raise InputError(path, f"is not a readable Parquet file: {e}") from None
-    records = data.slice(0, limit).to_pylist() if limit else data.to_pylist()
-    return Table(path, "parquet", list(data.schema.names), records)
-
-
-def read_path_table(path: str, format: str | None = None, head: int | None = None) -> Table:
-    """One file as a Table: Parquet, or text (decompressed when .gz or .zst).
-
-    ``head`` reads only the whole lines in the first ``head`` bytes (the first
-    1,000 rows of a Parquet file), enough to detect its fields.
-    """
-    if is_parquet(path):
-        table = parquet_table(path, 0 if head else None, 1000 if head else None)
-        if not table.records:
-            raise InputError(path, "has no rows")
-    else:
-        data = read_file_bytes(path, head)
-        if head is not None and len(data) == head:
-            data = data[:data.rfind(b"\n") + 1] or data      # no line cut in half
-        table = read_table(data, strip_compression(path), format)
-    table.source = path
-    return table
-
-
-def load_rows(paths, fields=None, id_field=None, format=None) -> list[Row]:
-    """Read one or several files as one list of rows, numbered 1.. across them."""
-    rows: list[Row] = []
-    for path in paths:
-        try:
-            selected = select_rows(read_path_table(path, format), fields, id_field)
-        except InputError as e:
-            e.source = path            # name the file as given, .gz and all
-            raise
-        for row in selected:
-            rows.append(Row(len(rows) + 1, row.id, row.text))
-    return rows
-
-
-def names(paths) -> str:
+def names(paths: Sequence[str]) -> str:
     """How the result line names one or several files."""
     shown = [os.path.basename(p) for p in paths]
     return shown[0] if len(shown) == 1 else f"{shown[0]} and {len(shown) - 1} more files"
 
 
-def render_text(result, a_name: str, b_name: str, top: int = TOP_ROWS) -> str:
+def render_text(result: Report, a_name: str, b_name: str, top: int = TOP_ROWS) -> str:
     """The plain output: the figure, the sentence, the counts, the worst rows."""
     s = result.summary
     lines = [f"Rows flagged: {flagged_figure(s)}", headline(s),
@@ -198,44 +109,53 @@ def _cell(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def _progress_bar(progress) -> str:
-    filled = int(progress.fraction * 30)
-    return f"\r[{'#' * filled}{' ' * (30 - filled)}] {progress.fraction:6.1%} {progress.stage:<11}"
+class ProgressBar:
+    """Draws a one-line progress bar on a terminal; silent on anything else."""
+
+    def __init__(self, stream: TextIO | None):
+        self.stream = stream if stream is not None and stream.isatty() else None
+
+    def __call__(self, progress: Progress) -> None:
+        if self.stream is not None:
+            filled = int(progress.fraction * 30)
+            self.stream.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] "
+                              f"{progress.fraction:6.1%} {progress.stage:<11}")
+
+    def clear(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\r" + " " * 50 + "\r")
 
 
-def run_local(args, settings: Settings, stderr):
+def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar) -> Report:
+    """The check the arguments ask for, on this machine or on Dask."""
+    blocksize = parse_size(args.blocksize, "--blocksize")
+    if args.engine == "dask":
+        from .distributed import run_dask
+        return run_dask(args.a, args.b, settings, a_fields=args.a_field,
+                        a_id_field=args.a_id_field, a_format=args.a_format,
+                        b_fields=args.b_field, b_id_field=args.b_id_field,
+                        b_format=args.b_format, scheduler=args.scheduler,
+                        workers=args.workers, blocksize=blocksize, on_progress=bar)
     a_rows = load_rows([args.a], args.a_field, args.a_id_field, args.a_format)
     b_rows = load_rows(args.b, args.b_field, args.b_id_field, args.b_format)
-    show = stderr is not None and stderr.isatty()
-    steps = check_steps(a_rows, b_rows, settings)
-    while True:
-        try:
-            progress = next(steps)
-        except StopIteration as stop:
-            result = stop.value
-            break
-        if show:
-            stderr.write(_progress_bar(progress))
-    if show:
-        stderr.write("\r" + " " * 50 + "\r")
-    return result
+    return run_steps(check_steps(a_rows, b_rows, settings), bar)
 
 
-def main(argv=None, stdout=None, stderr=None) -> int:
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
+    bar = ProgressBar(stderr)
     try:
         settings = Settings(n=args.n, mode=args.mode, layers=args.layers,
                             threshold=args.threshold, backend=args.tokenizer)
-        if args.engine == "dask":
-            from .distributed import run_dask
-            result = run_dask(args, settings, stderr)
-        else:
-            result = run_local(args, settings, stderr)
+        result = run(args, settings, bar)
     except InputError as e:
         stderr.write(f"ngram-overlap: {e}\n")
         return 2
+    finally:
+        bar.clear()
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as f:
             f.write(result.csv())

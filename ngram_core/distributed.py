@@ -8,11 +8,11 @@ row group), walks its windows against A's index and returns, per A row, a
 partial result that combines with the others by set union and minimum:
 
 * ``starts``: A window starts (global A positions) matched in the partition;
-* ``best``: per A row, the longest diagonal run as
-  ``(-windows, partition, b_row_in_partition, a_start, b_start, b_id, b_chars)``
-  (the smallest tuple wins: the same tie-break as the single-machine path,
+* ``best``: per A row, the longest diagonal run as a :class:`BestSpan`, whose
+  :class:`SpanKey` ``(-windows, partition, b_row, a_start, b_start)`` orders
+  runs (the smallest key wins: the same tie-break as the single-machine path,
   because partitions are numbered in file order);
-* ``dups``: per A row, the first ``(partition, b_row_in_partition)`` whose
+* ``dups``: per A row, the first :class:`RowAt` ``(partition, b_row)`` whose
   whole token sequence equals the A row's.
 
 Union and minimum are associative and idempotent, so partial results can be
@@ -24,28 +24,30 @@ are kept per window; here every position counts. Where no window hit that
 cap the two give identical summaries and CSVs; where one did, this engine
 can find a longer span.
 
-Dask is imported only here, and only the command line imports this module.
+Dask is imported only inside the functions that need it; paths are read by
+:mod:`~ngram_core.files`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import glob
-import io
 import os
-import sys
 from bisect import bisect_right
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from .check import Settings
-from .cli import is_parquet, parquet_table, read_path_table, strip_compression
+from .check import Progress
 from .errors import InputError
-from .match import CHECKABLE, RowMatch, classify, coverage
+from .files import (block_ranges, expand_paths, is_compressed, is_parquet, lines_before,
+                    load_rows, parquet_row_groups, parquet_table, read_line_block,
+                    read_path_table, strip_compression)
 from .index import build_index
+from .match import CHECKABLE, RowMatch, classify, coverage
 from .readers import (Row, detect_id_field, detect_text_fields, format_from_name, read_table,
                       select_rows)
-from .report import csv_text, summarize, worst_first
-from .tokenize import Tokenizer, tokenize_rows
+from .report import Report, summarize
+from .settings import Settings
+from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
 
 #: Bytes of an uncompressed JSONL or text file per partition (at line boundaries).
 DEFAULT_BLOCKSIZE = 64 * 2**20
@@ -67,18 +69,8 @@ class Partition:
     row_group: int | None = None
 
 
-def expand_paths(patterns) -> list[str]:
-    """Globs and plain paths, in the order given; each glob's matches sorted."""
-    paths: list[str] = []
-    for pattern in patterns:
-        matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
-        if not matches:
-            raise InputError(pattern, "matches no file")
-        paths.extend(matches)
-    return paths
-
-
-def plan_partitions(paths, format=None, blocksize: int = DEFAULT_BLOCKSIZE) -> list[Partition]:
+def plan_partitions(paths: Sequence[str], format: str | None = None,
+                    blocksize: int = DEFAULT_BLOCKSIZE) -> list[Partition]:
     """Cut B's files into partitions, numbered in file order."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
@@ -86,53 +78,21 @@ def plan_partitions(paths, format=None, blocksize: int = DEFAULT_BLOCKSIZE) -> l
             raise InputError(path, "cannot be read: no such file")
         size = os.path.getsize(path)
         if is_parquet(path):
-            import pyarrow.parquet as pq
-            try:
-                groups = pq.ParquetFile(path).num_row_groups
-            except Exception as e:
-                raise InputError(path, f"is not a readable Parquet file: {e}") from None
-            for group in range(groups):
+            for group in range(parquet_row_groups(path)):
                 parts.append(Partition(len(parts), file_index, path, "parquet", row_group=group))
             continue
         fmt = format or format_from_name(strip_compression(path))
-        compressed = strip_compression(path) != path
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
-        if compressed or fmt not in ("jsonl", "text") or size <= blocksize:
+        if is_compressed(path) or fmt not in ("jsonl", "text") or size <= blocksize:
             parts.append(Partition(len(parts), file_index, path, fmt))
             continue
-        for start in range(0, size, blocksize):
-            parts.append(Partition(len(parts), file_index, path, fmt, start,
-                                   min(start + blocksize, size)))
+        for start, end in block_ranges(size, blocksize):
+            parts.append(Partition(len(parts), file_index, path, fmt, start, end))
     return parts
 
 
-def _block_bytes(part: Partition) -> tuple[bytes, int]:
-    """The lines that start inside [start, end), and the offset of the first one.
-
-    A line belongs to the block it starts in, so blocks never split a line.
-    """
-    with open(part.path, "rb") as f:
-        if part.start:
-            f.seek(part.start - 1)
-            f.readline()               # the rest of a line that started in the block before
-        first = f.tell()
-        out = io.BytesIO()
-        while f.tell() < part.end:
-            line = f.readline()
-            if not line:
-                break
-            out.write(line)
-        return out.getvalue(), first
-
-
-def _lines_before(path: str, offset: int) -> int:
-    """Lines that end before byte ``offset`` (only counted for an error message)."""
-    with open(path, "rb") as f:
-        return f.read(offset).count(b"\n")
-
-
-def read_partition(part: Partition, fields, id_field) -> list[Row]:
+def read_partition(part: Partition, fields: list[str], id_field: str) -> list[Row]:
     """The rows of one partition (numbered from 1 within it)."""
     if part.format == "parquet":
         table = parquet_table(part.path, part.row_group)
@@ -140,14 +100,14 @@ def read_partition(part: Partition, fields, id_field) -> list[Row]:
     if part.end < 0:
         table = read_path_table(part.path, part.format)
     else:
-        data, first = _block_bytes(part)
+        data, first = read_line_block(part.path, part.start, part.end)
         if not data.strip():
             return []
         try:
             table = read_table(data, part.path, part.format)
         except InputError as e:
             if e.line is not None:
-                e.line += _lines_before(part.path, first)
+                e.line += lines_before(part.path, first)
             raise
     table.source = part.path
     return select_rows(table, fields, id_field)
@@ -160,20 +120,20 @@ class AIndex:
     """A's windows (no cap) and whole rows, and what a worker needs to tokenize B alike."""
     n: int
     mode: str
-    layers: tuple
+    layers: tuple[str, ...]
     backend: str
-    vocabulary: dict
-    offsets: list
-    windows: dict                 # window bytes -> A global start, or a list of them
-    rows_by_tokens: dict          # whole-row bytes -> [A rows]
+    vocabulary: dict[str, int]
+    offsets: list[int]
+    windows: dict[bytes, Any]          # window bytes -> A global start, or a list of them
+    rows_by_tokens: dict[bytes, list[int]]   # whole-row bytes -> every A row holding it
 
 
-def index_a(a_rows, settings: Settings):
+def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, TokenizedRows, AIndex]:
     """Tokenize A and index every window of it, with a cap no window can reach."""
     tokenizer = settings.tokenizer()
     a = tokenize_rows(a_rows, tokenizer)
     windows = build_index(a, settings.n, cap=len(a.ids) + 2).table
-    rows_by_tokens: dict = {}             # every A row of a sequence, not just the first
+    rows_by_tokens: dict[bytes, list[int]] = {}
     for r in range(len(a_rows)):
         if a.length(r):
             rows_by_tokens.setdefault(a.row_key(r), []).append(r)
@@ -182,30 +142,70 @@ def index_a(a_rows, settings: Settings):
                                 rows_by_tokens)
 
 
-def walk_partition(part: Partition, fields, id_field, index: AIndex) -> dict:
-    """One partition's partial result (see the module docstring).
+class RowAt(NamedTuple):
+    """A B row by its partition and its 0-based number within it (orders in file order)."""
+    partition: int
+    b_row: int
 
-    A bad shard comes back as ``{"error": InputError}`` rather than raising, so
-    that Dask does not retry a file that will fail again; the client raises it.
+
+class SpanKey(NamedTuple):
+    """Orders the diagonal runs of one A row: the smallest key is the best B row.
+
+    More windows first, then file order of the B row, then the earliest A
+    start, then the earliest B start (token indexes within each row).
     """
+    neg_windows: int
+    partition: int
+    b_row: int
+    a_start: int
+    b_start: int
+
+
+class BestSpan(NamedTuple):
+    """One A row's longest run in a partition, with the B row's id and the span's
+    ``[start, end)`` characters in it (``b_id`` None: B has no id field)."""
+    key: SpanKey
+    b_id: str | None
+    b_chars: tuple[int, int]
+
+
+@dataclass
+class PartitionResult:
+    """What one partition contributes (see the module docstring), or the error it hit.
+
+    A bad shard comes back with ``error`` set rather than raising, so that Dask
+    does not retry a file that will fail again; the client raises it.
+    """
+    partition: int
+    file_index: int
+    rows: int = 0
+    starts: set[int] = field(default_factory=set)
+    best: dict[int, BestSpan] = field(default_factory=dict)
+    dups: dict[int, RowAt] = field(default_factory=dict)
+    error: InputError | None = None
+
+
+def walk_partition(part: Partition, fields: list[str], id_field: str,
+                   index: AIndex) -> PartitionResult:
+    """One partition's partial result."""
     try:
         rows = read_partition(part, fields, id_field)
     except InputError as e:
-        return {"error": e}
+        return PartitionResult(part.index, part.file_index, error=e)
     tokenizer = Tokenizer(index.mode, index.layers, index.backend, index.vocabulary)
     b = tokenize_rows(rows, tokenizer)
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
     a_offsets = index.offsets
-    starts: set = set()
-    best: dict = {}
-    dups: dict = {}
+    out = PartitionResult(part.index, part.file_index, len(rows))
+    starts = out.starts
+    keys: dict[int, SpanKey] = {}
     for r in range(len(rows)):
         start, end = b.offsets[r], b.offsets[r + 1]
         if end > start:
             for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
-                dups.setdefault(a_row, (part.index, r))
-        runs: dict = {}
+                out.dups.setdefault(a_row, RowAt(part.index, r))
+        runs: dict[int, list[int]] = {}
         finished = []
         for g in range(start, end - n + 1):
             value = get(buf[4 * g:4 * g + width])
@@ -225,58 +225,59 @@ def walk_partition(part: Partition, fields, id_field, index: AIndex) -> dict:
         for diagonal, first, last in finished:
             q = first + diagonal
             a_row = bisect_right(a_offsets, q) - 1
-            key = (first - last - 1, part.index, r, q - a_offsets[a_row], first - start)
-            if a_row not in best or key < best[a_row][:5]:
-                best[a_row] = key
+            key = SpanKey(first - last - 1, part.index, r, q - a_offsets[a_row], first - start)
+            if a_row not in keys or key < keys[a_row]:
+                keys[a_row] = key
     # character offsets and ids only for the B rows that hold a best span
-    spans_of: dict = {}
-    for a_row, key in best.items():
-        negk, _, r, _, b_start = key
-        if r not in spans_of:
-            spans_of[r] = tokenizer.spans(rows[r].text)
-        spans = spans_of[r]
-        span = -negk + n - 1
-        best[a_row] = key + (rows[r].id if id_field else None,
-                             (spans[b_start][0], spans[b_start + span - 1][1]))
-    return {"partition": part.index, "file_index": part.file_index, "rows": len(rows),
-            "starts": starts, "best": best, "dups": dups}
+    spans_of: dict[int, list[tuple[int, int]]] = {}
+    for a_row, key in keys.items():
+        if key.b_row not in spans_of:
+            spans_of[key.b_row] = tokenizer.spans(rows[key.b_row].text)
+        spans = spans_of[key.b_row]
+        span = -key.neg_windows + n - 1
+        out.best[a_row] = BestSpan(key, rows[key.b_row].id if id_field else None,
+                                   (spans[key.b_start][0], spans[key.b_start + span - 1][1]))
+    return out
 
 
-def combine(total: dict, partial: dict) -> dict:
-    """Fold one partition's partial into the running total (union and minimum)."""
-    total["rows"][partial["partition"]] = (partial["file_index"], partial["rows"])
-    total["starts"] |= partial["starts"]
-    for a_row, key in partial["best"].items():
-        if a_row not in total["best"] or key[:5] < total["best"][a_row][:5]:
-            total["best"][a_row] = key
-    for a_row, where in partial["dups"].items():
-        if a_row not in total["dups"] or where < total["dups"][a_row]:
-            total["dups"][a_row] = where
-    return total
+@dataclass
+class Combined:
+    """The partial results folded so far: union of starts, minimum of spans and duplicates.
+
+    Folding is associative and idempotent, so the order in which partitions
+    finish does not matter and a retried partition changes nothing.
+    """
+    rows: dict[int, tuple[int, int]] = field(default_factory=dict)  # partition -> (file, rows)
+    starts: set[int] = field(default_factory=set)
+    best: dict[int, BestSpan] = field(default_factory=dict)
+    dups: dict[int, RowAt] = field(default_factory=dict)
+
+    def add(self, partial: PartitionResult) -> Combined:
+        self.rows[partial.partition] = (partial.file_index, partial.rows)
+        self.starts |= partial.starts
+        for a_row, span in partial.best.items():
+            if a_row not in self.best or span.key < self.best[a_row].key:
+                self.best[a_row] = span
+        for a_row, where in partial.dups.items():
+            if a_row not in self.dups or where < self.dups[a_row]:
+                self.dups[a_row] = where
+        return self
 
 
 # --- the client ----------------------------------------------------------------
 
-class DistributedResult:
-    """What the command prints and writes, shaped like :class:`~ngram_core.check.CheckResult`."""
-
-    def __init__(self, settings, a_rows, tokenizer, matches, summary, b_ids):
-        self.settings = settings
-        self.a_rows = a_rows
-        self.tokenizer = tokenizer
-        self.matches = matches
-        self.summary = summary
-        self.ordered = worst_first(matches)
-        self._b_ids = b_ids
+@dataclass
+class DistributedResult(Report):
+    """What the Dask engine found: a :class:`~ngram_core.report.Report` whose B ids
+    came back from the workers (B's rows never reach the client)."""
+    b_ids: dict[int, str] = field(default_factory=dict)
 
     def b_id(self, b_row: int) -> str:
-        return self._b_ids[b_row]
-
-    def csv(self) -> str:
-        return csv_text(self.ordered, self.a_rows, self.b_id, self.settings.threshold)
+        return self.b_ids[b_row]
 
 
-def _field_choice(part: Partition, fields, id_field):
+def _field_choice(part: Partition, fields: list[str] | None,
+                  id_field: str | None) -> tuple[list[str], str]:
     """The text and id fields of one B file, detected as the single-machine path does,
     from its first MiB (or first 1,000 Parquet rows): the client never reads B whole."""
     if fields and id_field:
@@ -289,114 +290,114 @@ def _field_choice(part: Partition, fields, id_field):
     return fields or detect_text_fields(table), detected or ""
 
 
-def assemble(a_rows, a, tokenizer, settings: Settings, total: dict, parts) -> DistributedResult:
+def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings: Settings,
+             total: Combined, parts: Sequence[Partition]) -> DistributedResult:
     """Turn the combined partials into per-row matches, the summary and the CSV."""
     n = settings.n
     # global B row numbers: partitions in order, rows in order
-    first_row, running = {}, 0
-    file_first: dict = {}
+    first_row: dict[int, int] = {}
+    file_first: dict[int, int] = {}
+    running = 0
     for part in parts:
         first_row[part.index] = running
-        file_index, count = total["rows"].get(part.index, (part.file_index, 0))
+        file_index, count = total.rows.get(part.index, (part.file_index, 0))
         file_first.setdefault(file_index, running)
         running += count
-    b_ids = {}
-    starts_by_row: dict = {}
-    for q in sorted(total["starts"]):
+    b_ids: dict[int, str] = {}
+    starts_by_row: dict[int, list[int]] = {}
+    for q in sorted(total.starts):
         starts_by_row.setdefault(bisect_right(a.offsets, q) - 1, []).append(q)
     matches = []
     for r, row in enumerate(a_rows):
         start, end = a.offsets[r], a.offsets[r + 1]
         m = RowMatch(r, classify(row, end - start, n), end - start)
-        if r in total["dups"]:
-            p, local = total["dups"][r]
-            m.duplicate_of = first_row[p] + local
+        if r in total.dups:
+            where = total.dups[r]
+            m.duplicate_of = first_row[where.partition] + where.b_row
         if m.status == CHECKABLE and r in starts_by_row:
             row_starts = starts_by_row[r]
             m.windows = len(row_starts)
             m.dirty = coverage(row_starts, n)
-            negk, p, local, a_start, b_start, b_id, b_chars = total["best"][r]
-            m.span = -negk + n - 1
-            m.b_row = first_row[p] + local
-            m.a_start, m.b_start = a_start, b_start
+            best = total.best[r]
+            key = best.key
+            m.span = -key.neg_windows + n - 1
+            m.b_row = first_row[key.partition] + key.b_row
+            m.a_start, m.b_start = key.a_start, key.b_start
             spans = tokenizer.spans(row.text)
-            m.a_chars = (spans[a_start][0], spans[a_start + m.span - 1][1])
-            m.b_chars = b_chars
-            part = parts[p]
-            b_ids[m.b_row] = b_id if b_id is not None else str(
+            m.a_chars = (spans[key.a_start][0], spans[key.a_start + m.span - 1][1])
+            m.b_chars = best.b_chars
+            part = parts[key.partition]
+            b_ids[m.b_row] = best.b_id if best.b_id is not None else str(
                 m.b_row - file_first[part.file_index] + 1)
         matches.append(m)
-    summary = summarize(matches, b_rows=running, n=n, mode=settings.mode,
-                        layers=tokenizer.label, threshold=settings.threshold, windows_capped=0,
-                        tokenizer=tokenizer.backend, unicode_version=tokenizer.unicode_version)
-    return DistributedResult(settings, a_rows, tokenizer, matches, summary, b_ids)
+    summary = summarize(matches, settings, tokenizer, b_rows=running, windows_capped=0)
+    return DistributedResult(settings, a_rows, tokenizer, matches, summary, b_ids=b_ids)
 
 
-def parse_blocksize(text) -> int:
-    """``"64MiB"`` -> 67108864; plain numbers are bytes."""
-    units = {"kib": 2**10, "mib": 2**20, "gib": 2**30, "kb": 10**3, "mb": 10**6, "gb": 10**9,
-             "b": 1}
-    s = str(text).strip().lower()
-    for unit, factor in units.items():
-        if s.endswith(unit) and s[:-len(unit)].strip().replace(".", "", 1).isdigit():
-            return int(float(s[:-len(unit)]) * factor)
-    if s.isdigit():
-        return int(s)
-    raise InputError("--blocksize", f"is not a size: {text!r}")
+def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
+                      settings: Settings, *, b_fields: list[str] | None = None,
+                      b_id_field: str | None = None, b_format: str | None = None,
+                      blocksize: int = DEFAULT_BLOCKSIZE,
+                      on_progress: Callable[[Progress], object] | None = None
+                      ) -> DistributedResult:
+    """Run the check on a Dask client: A indexed here, B streamed through the workers.
 
-
-def check_distributed(client, a_rows, b_paths, settings: Settings, *, b_fields=None,
-                      b_id_field=None, b_format=None, blocksize=DEFAULT_BLOCKSIZE,
-                      show_progress=False) -> DistributedResult:
-    """Run the check on a Dask client: A indexed here, B streamed through the workers."""
+    ``on_progress`` is called with a :class:`~ngram_core.check.Progress` of
+    stage ``"stream B"`` each time a partition is done.
+    """
     from dask.distributed import as_completed
     parts = plan_partitions(b_paths, b_format, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
     shared = client.scatter(index, broadcast=True, hash=False)
-    choices = {}
+    choices: dict[int, tuple[list[str], str]] = {}
     for part in parts:
         if part.file_index not in choices:
             choices[part.file_index] = _field_choice(part, b_fields, b_id_field)
     futures = [client.submit(walk_partition, part, *choices[part.file_index], shared,
                              key=f"ngram-walk-{shared.key}-{part.index}", retries=2)
                for part in parts]
-    if show_progress:
-        from dask.distributed import progress
-        with contextlib.redirect_stdout(sys.stderr):
-            progress(futures)
-    total = {"rows": {}, "starts": set(), "best": {}, "dups": {}}
-    for future in as_completed(futures):
+    total = Combined()
+    for done, future in enumerate(as_completed(futures), 1):
         partial = future.result()
-        if "error" in partial:
+        if partial.error is not None:
             for other in futures:
                 other.cancel()
-            raise partial["error"]
-        combine(total, partial)
+            raise partial.error
+        total.add(partial)
         future.release()
+        if on_progress is not None:
+            on_progress(Progress("stream B", done, len(parts)))
     return assemble(a_rows, a, tokenizer, settings, total, parts)
 
 
-def run_dask(args, settings: Settings, stderr):
-    """The command line's ``--engine dask``."""
+def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
+             a_fields: list[str] | None = None, a_id_field: str | None = None,
+             a_format: str | None = None, b_fields: list[str] | None = None,
+             b_id_field: str | None = None, b_format: str | None = None,
+             scheduler: str | None = None, workers: int | None = None,
+             blocksize: int = DEFAULT_BLOCKSIZE,
+             on_progress: Callable[[Progress], object] | None = None) -> DistributedResult:
+    """Read A, start (or join) a cluster, and run :func:`check_distributed`.
+
+    ``scheduler``: the address of a running scheduler; without one a local
+    cluster of ``workers`` processes (default: one per core) is started and
+    closed again.
+    """
     from dask.distributed import Client, LocalCluster
 
-    from .cli import load_rows
-    a_rows = load_rows([args.a], args.a_field, args.a_id_field, args.a_format)
-    b_paths = expand_paths(args.b)
-    blocksize = parse_blocksize(args.blocksize)
-    if args.scheduler:
-        client = Client(args.scheduler)
-        cluster = None
+    a_rows = load_rows([a_path], a_fields, a_id_field, a_format)
+    b_paths = expand_paths(b_patterns)
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
     else:
-        cluster = LocalCluster(n_workers=args.workers or os.cpu_count() or 1,
-                               threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                               processes=True, dashboard_address=None)
         client = Client(cluster)
     try:
-        return check_distributed(client, a_rows, b_paths, settings, b_fields=args.b_field,
-                                 b_id_field=args.b_id_field, b_format=args.b_format,
-                                 blocksize=blocksize,
-                                 show_progress=stderr is not None and stderr.isatty())
+        return check_distributed(client, a_rows, b_paths, settings, b_fields=b_fields,
+                                 b_id_field=b_id_field, b_format=b_format, blocksize=blocksize,
+                                 on_progress=on_progress)
     finally:
         client.close()
         if cluster is not None:

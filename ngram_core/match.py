@@ -208,11 +208,6 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
     return results
 
 
-def match_rows(a: TokenizedRows, b: TokenizedRows, index: WindowIndex) -> list[RowMatch]:
-    """:func:`match_rows_steps` run to the end."""
-    return run_steps(match_rows_steps(a, b, index))
-
-
 def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenizer):
     """Fill ``a_chars``/``b_chars`` for every row with a span; yields rows done."""
     pacer = Pacer()
@@ -282,7 +277,8 @@ def highlight_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, matc
     b_first, b_end = b.offsets[match.b_row], b.offsets[match.b_row + 1]
     a_starts, b_starts = [], set()        # A starts come in order, once each
     pacer = Pacer()
-    last_value, in_row = None, ()
+    last_value = None
+    in_row: list[int] = []
     for g in range(start, end - n + 1):
         value = get(buf[4 * g:4 * g + 4 * n])
         if type(value) is int:

@@ -11,9 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
 
-from .match import BLANK, CHECKABLE, SHORT, RowMatch
+from .match import CHECKABLE, SHORT, RowMatch
+from .readers import Row
+from .settings import Settings
+from .tokenize import Tokenizer
 
 CSV_COLUMNS = ("a_row", "a_id", "tokens", "dirty_tokens", "dirty_share", "flagged",
                "longest_span", "windows", "b_row", "b_id", "a_span_start", "a_span_end",
@@ -50,7 +54,7 @@ def flag_rule(threshold):
 
 
 
-def worst_first(matches) -> list[RowMatch]:
+def worst_first(matches: Iterable[RowMatch]) -> list[RowMatch]:
     """Checkable rows by dirty share (desc), longest span (desc), then file order."""
     rows = [m for m in matches if m.status == CHECKABLE]
     return sorted(rows, key=lambda m: (-m.share, -m.span, m.row))
@@ -92,11 +96,11 @@ class Summary:
         return out
 
 
-def summarize(matches, *, b_rows: int, n: int, mode: str, layers: str, threshold,
-              windows_capped: int, tokenizer: str, unicode_version: str) -> Summary:
+def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokenizer, *,
+              b_rows: int, windows_capped: int) -> Summary:
     """Count the rows (one pass: it runs on 200,000-row files in the page)."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
-    is_flagged_row = flag_rule(threshold)
+    is_flagged_row = flag_rule(settings.threshold)
     for m in matches:
         status = m.status
         if status == CHECKABLE:
@@ -114,9 +118,9 @@ def summarize(matches, *, b_rows: int, n: int, mode: str, layers: str, threshold
     return Summary(
         rows=len(matches), checkable=checkable, flagged=flagged, short=short, blank=blank,
         duplicates=duplicates, duplicates_short=duplicates_short, tokens=tokens,
-        dirty_tokens=dirty, windows_capped=windows_capped, b_rows=b_rows, n=n, mode=mode,
-        layers=layers, threshold=threshold, tokenizer=tokenizer,
-        unicode_version=unicode_version)
+        dirty_tokens=dirty, windows_capped=windows_capped, b_rows=b_rows, n=settings.n,
+        mode=settings.mode, layers=tokenizer.label, threshold=settings.threshold,
+        tokenizer=tokenizer.backend, unicode_version=tokenizer.unicode_version)
 
 
 def percent(share: float) -> str:
@@ -193,7 +197,8 @@ def neutralize(cell: str) -> str:
     return cell
 
 
-def csv_text(ordered, a_rows, b_id, threshold) -> str:
+def csv_text(ordered: Iterable[RowMatch], a_rows: Sequence[Row], b_id: Callable[[int], str],
+             threshold: float) -> str:
     """The CSV of every checkable A row, worst first (see CSV_COLUMNS).
 
     ``b_id(r)`` gives the id of B row ``r`` (0-based). Row numbers are
@@ -204,12 +209,39 @@ def csv_text(ordered, a_rows, b_id, threshold) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     is_flagged_row = flag_rule(threshold)
+    no_match: tuple[object, ...] = ("", "", "", "", "", "")    # b_row, b_id, 4 offsets
     for m in ordered:
-        matched = m.b_row is not None
+        matched = no_match
+        if m.b_row is not None and m.a_chars is not None and m.b_chars is not None:
+            matched = (m.b_row + 1, neutralize(b_id(m.b_row)), *m.a_chars, *m.b_chars)
         writer.writerow((
             m.row + 1, neutralize(a_rows[m.row].id), m.tokens, m.dirty, repr(m.share),
-            "true" if is_flagged_row(m) else "false", m.span, m.windows,
-            m.b_row + 1 if matched else "", neutralize(b_id(m.b_row)) if matched else "",
-            *(m.a_chars if matched else ("", "")), *(m.b_chars if matched else ("", "")),
+            "true" if is_flagged_row(m) else "false", m.span, m.windows, *matched,
             "" if m.duplicate_of is None else m.duplicate_of + 1))
     return out.getvalue()
+
+
+@dataclass
+class Report:
+    """What every engine hands back, and what the command prints and writes from it.
+
+    ``ordered`` (the checkable rows, worst first) is derived from ``matches``.
+    Each engine says how a B row number becomes its id (:meth:`b_id`).
+    """
+    settings: Settings
+    a_rows: list[Row]
+    tokenizer: Tokenizer
+    matches: list[RowMatch]          # one per A row, in file order
+    summary: Summary
+    ordered: list[RowMatch] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.ordered = worst_first(self.matches)
+
+    def b_id(self, b_row: int) -> str:
+        """The id of B row ``b_row`` (0-based, counted across all B files)."""
+        raise NotImplementedError
+
+    def csv(self) -> str:
+        """The CSV of every checkable row (the same bytes from every engine)."""
+        return csv_text(self.ordered, self.a_rows, self.b_id, self.settings.threshold)

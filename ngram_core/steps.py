@@ -1,26 +1,77 @@
 """Resumable work: every stage is a generator that yields progress and returns its result.
 
-A caller that must stay responsive (the page) resumes the generator a step at
-a time and may stop early; everyone else calls :func:`run_steps`::
+A *step generator* yields a progress value after each short step and returns
+its result. :class:`Steps` is the one driver: iterate it for the progress
+values, then read ``.result``. The page iterates it itself, giving the
+browser a turn between steps; everyone else calls :func:`run_steps`, with an
+optional progress callback::
 
     >>> def count_to(n):
     ...     for i in range(n):
     ...         yield i
     ...     return "done"
-    >>> run_steps(count_to(3))
-    'done'
+    >>> seen = []
+    >>> run_steps(count_to(3), seen.append), seen
+    ('done', [0, 1, 2])
+    >>> run = Steps(count_to(2))
+    >>> [p for p in run], run.result
+    ([0, 1], 'done')
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
 from time import perf_counter
+from typing import Any, Generic, TypeVar
+
+P = TypeVar("P")
+Q = TypeVar("Q")
+R = TypeVar("R")
+
+#: A generator that yields progress values of type P and returns an R.
+StepGenerator = Generator[P, None, R]
 
 
-def run_steps(steps):
-    """Drive a step generator to its end and return its return value."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
+class Steps(Generic[P, R]):
+    """Drive a step generator: iterating yields its progress, ``result`` holds its return value.
+
+    ``result`` is set once the iteration has run to the end; stopping early
+    (a cancelled run) leaves it ``None``.
+    """
+
+    def __init__(self, steps: Generator[P, Any, R]):
+        self._steps = steps
+        self.result: R | None = None
+
+    def __iter__(self) -> Iterator[P]:
+        self.result = yield from self._steps
+
+
+def run_steps(steps: Generator[P, Any, R], on_progress: Callable[[P], object] | None = None) -> R:
+    """Drive a step generator to its end, calling ``on_progress`` with each value; return its result."""
+    run = Steps(steps)
+    for progress in run:
+        if on_progress is not None:
+            on_progress(progress)
+    return run.result  # type: ignore[return-value]   # set: the iteration ran to its end
+
+
+def relabel(steps: Generator[P, Any, R], label: Callable[[P], Q]) -> Generator[Q, None, R]:
+    """Re-yield a step generator's progress as ``label(progress)``; pass its result through.
+
+    >>> def two():
+    ...     yield 1
+    ...     yield 2
+    ...     return "r"
+    >>> run_steps(relabel(two(), lambda p: p * 10), print)
+    10
+    20
+    'r'
+    """
+    run = Steps(steps)
+    for progress in run:
+        yield label(progress)
+    return run.result  # type: ignore[return-value]
 
 
 class Pacer:

@@ -34,9 +34,9 @@ holds the two to the same tokens.
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -72,16 +72,17 @@ def _in_token_class(category: str) -> bool:
 def _class_ranges(first: int, last: int) -> list[tuple[int, int]]:
     """Inclusive ranges of code points in ``[first, last]`` that are in the class."""
     category = unicodedata.category
-    ranges, start, previous = [], None, None
+    ranges: list[tuple[int, int]] = []
+    start, previous = -1, -1
     for cp in range(first, last + 1):
         if _in_token_class(category(chr(cp))):
-            if start is None:
+            if start < 0:
                 start = cp
             previous = cp
-        elif start is not None:
+        elif start >= 0:
             ranges.append((start, previous))
-            start = None
-    if start is not None:
+            start = -1
+    if start >= 0:
         ranges.append((start, previous))
     return ranges
 
@@ -90,15 +91,6 @@ def _char_class(ranges) -> str:
     def esc(cp: int) -> str:
         return "\\U%08x" % cp
     return "[" + "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges) + "]"
-
-
-@lru_cache(maxsize=1)
-def stdlib_token_class() -> str:
-    """A ``re`` character class of every code point in L*, N*, M* or Cf.
-
-    Built once from the running Python's ``unicodedata``: ``"[\\U00000030-..."``.
-    """
-    return _char_class(_class_ranges(0, sys.maxunicode))
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -185,7 +177,7 @@ def make_normalizer(layers):
     >>> make_normalizer(("L1", "L2", "L3", "L4"))("Ｃａｆé\\u00ad")
     'cafe'
     """
-    steps = []
+    steps: list[Callable[[str], str]] = []
     if "L4" in layers:
         steps.append(_strip_format)
     if "L3" in layers:

@@ -7,53 +7,12 @@ fails the test, as do console errors, page errors and PyScript's .py-error.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
 from dataclasses import dataclass, field
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from conftest import ROOT
-
-DIST = ROOT / "dist"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage"]
-READY = 'body[data-ready="1"]'
-TIMEOUT_MS = 60_000
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    cache = False
-
-    def log_message(self, *args):
-        pass
-
-    def end_headers(self):
-        if not self.cache:
-            self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-
-class _CachingHandler(_QuietHandler):
-    cache = True
-
-
-def serve_dist(cache: bool = False):
-    """Start a static server for dist/; returns (base URL, server).
-
-    Tests serve with ``no-store`` so each page loads what the build made;
-    the benchmark serves cacheable files to measure a warm start.
-    """
-    assert (DIST / "index.html").exists(), "dist/ is not built: run `make dist`"
-    handler = functools.partial(_CachingHandler if cache else _QuietHandler, directory=str(DIST))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server
+from scripts.chromium import CHROMIUM, CHROMIUM_ARGS, DIST, READY, TIMEOUT_MS, serve_dist
 
 
 @dataclass

@@ -16,8 +16,10 @@ from dask.distributed import Client, LocalCluster
 
 from conftest import EXAMPLES
 from ngram_core import InputError, Settings, run_check
-from ngram_core.cli import load_rows, main
-from ngram_core.distributed import check_distributed, combine, plan_partitions, walk_partition
+from ngram_core.cli import main
+from ngram_core.distributed import (Combined, check_distributed, index_a, plan_partitions,
+                                    walk_partition)
+from ngram_core.files import load_rows
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +114,6 @@ def test_partition_with_no_match_and_no_rows(client, tmp_path):
 
 
 def test_combine_is_idempotent_and_order_free(tmp_path):
-    from ngram_core.distributed import index_a
     a_rows = load_rows([str(EXAMPLES / "test-set.json")])
     b_path = tmp_path / "b.jsonl"
     b_path.write_text("".join(json.dumps(r) + "\n" for r in
@@ -123,9 +124,9 @@ def test_combine_is_idempotent_and_order_free(tmp_path):
     partials = [walk_partition(p, ["text"], "id", index) for p in parts]
 
     def fold(items):
-        total = {"rows": {}, "starts": set(), "best": {}, "dups": {}}
+        total = Combined()
         for item in items:
-            combine(total, item)
+            total.add(item)
         return total
 
     once = fold(partials)

@@ -17,7 +17,7 @@ from browser import open_page, page, runs, site, wait_for_run  # noqa: F401 (fix
 from conftest import FIXTURES
 
 from ngram_core import Settings, run_check
-from ngram_core.cli import load_rows
+from ngram_core.files import load_rows
 
 
 def table_rows(page):
@@ -313,9 +313,7 @@ def test_a_runtime_that_fails_to_load_is_reported_on_the_page(site):
 
 
 def test_a_long_check_can_be_cancelled(page):
-    import sys
-    sys.path.insert(0, str(FIXTURES.parent.parent / "benchmarks"))
-    import pathological
+    from benchmarks import pathological
     a, a_name, b, b_name = pathological.same_word_everywhere()
     wait_for_run(page, upload(page, "a", name=a_name, data=a))
     before = runs(page)

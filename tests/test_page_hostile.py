@@ -7,16 +7,13 @@ fails the test.
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from browser import TIMEOUT_MS, page, runs, site, wait_for_run  # noqa: F401 (fixtures)
 from conftest import FIXTURES, ROOT
 from test_hostile_input import BAD_FILES
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
-import pathological  # noqa: E402  (the same inputs the benchmark measures)
+from benchmarks import pathological  # the same inputs the benchmark measures
 
 
 def put(page, slot, name, data):
