@@ -8,8 +8,6 @@ unrounded share.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -23,6 +21,7 @@ CSV_COLUMNS = ("a_row", "a_id", "tokens", "dirty_tokens", "dirty_share", "flagge
                "longest_span", "windows", "b_row", "b_id", "a_span_start", "a_span_end",
                "b_span_start", "b_span_end", "duplicate_of")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NEEDS_QUOTES = re.compile('[,"\r\n]')
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
@@ -197,6 +196,29 @@ def neutralize(cell: str) -> str:
     return cell
 
 
+def csv_line(cells: Iterable[object]) -> str:
+    r"""One CSV record ending in ``
+``: a cell holding a comma, a double quote,
+    ``
+`` or ``
+`` is quoted, its quotes doubled. (Python 3.11's ``csv.writer``
+    leaves a lone ``
+`` unquoted when lines end in ``
+`` and 3.12 quotes it, so
+    the command and the page would write different bytes.)
+
+    >>> csv_line(["a", 'b"c', "x\ry", 3])
+    'a,"b""c","x\ry",3\n'
+    """
+    out = []
+    for cell in cells:
+        text = str(cell)
+        if _NEEDS_QUOTES.search(text):
+            text = '"' + text.replace('"', '""') + '"'
+        out.append(text)
+    return ",".join(out) + "\n"
+
+
 def csv_text(ordered: Iterable[RowMatch], a_rows: Sequence[Row], b_id: Callable[[int], str],
              threshold: float) -> str:
     """The CSV of every checkable A row, worst first (see CSV_COLUMNS).
@@ -205,20 +227,18 @@ def csv_text(ordered: Iterable[RowMatch], a_rows: Sequence[Row], b_id: Callable[
     1-based; offsets are code-point offsets, end exclusive; cells are empty
     where nothing matched.
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    lines = [csv_line(CSV_COLUMNS)]
     is_flagged_row = flag_rule(threshold)
     no_match: tuple[object, ...] = ("", "", "", "", "", "")    # b_row, b_id, 4 offsets
     for m in ordered:
         matched = no_match
         if m.b_row is not None and m.a_chars is not None and m.b_chars is not None:
             matched = (m.b_row + 1, neutralize(b_id(m.b_row)), *m.a_chars, *m.b_chars)
-        writer.writerow((
+        lines.append(csv_line((
             m.row + 1, neutralize(a_rows[m.row].id), m.tokens, m.dirty, repr(m.share),
             "true" if is_flagged_row(m) else "false", m.span, m.windows, *matched,
-            "" if m.duplicate_of is None else m.duplicate_of + 1))
-    return out.getvalue()
+            "" if m.duplicate_of is None else m.duplicate_of + 1)))
+    return "".join(lines)
 
 
 @dataclass

@@ -2,12 +2,14 @@
 
 Random bytes and random Unicode (every general category, lone surrogates,
 combining sequences, right-to-left text) go through the readers and the
-tokenizers; every bad file of the list below gets one clear message naming
-the file (and line) and the command's exit status 2.
+tokenizers; every bad file of tests/bad_files.py makes the command exit with
+status 2 and one line naming the file (and line). (What read_rows raises for
+the same files is asserted in tests/test_readers.py.)
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import unicodedata
@@ -16,57 +18,30 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import reference
+from bad_files import BAD_FILES, where
 from ngram_core import InputError, Row, Settings, read_rows, read_table, run_check
 from ngram_core.cli import main
+from ngram_core.match import CHECKABLE
+from ngram_core.report import CSV_COLUMNS, neutralize
 from ngram_core.tokenize import LAYERS, Tokenizer, make_normalizer
 
-# name, bytes, what the message must say, the line it must name (or None)
-BAD_FILES = [
-    ("bad-utf8.txt", b"ok\nbad \xff here\n", "not valid UTF-8", 2),
-    ("utf16-no-bom.json", '[{"text": "x"}]'.encode("utf-16-le"), "NUL", 1),
-    ("truncated.json", b'[{"text": "a"},\n{"text": "b"', "not valid JSON", 2),
-    ("trailing-comma.json", b'[{"text": "a"},\n{"text": "b"},]', "not valid JSON", 2),
-    ("number.json", b"12345", "top level of the JSON is a number", None),
-    ("deep.json", b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "nested more than 100 levels deep", None),
-    ("bad-line.jsonl", b'{"text": "a"}\n{"text": "b"}\n{"text": \n{"text": "d"}\n',
-     "not valid JSON Lines", 3),
-    ("ragged.csv", b"id,text\r\n1,a\r\n2,b,c\r\n", "has 3 fields", 3),
-    ("header-only.csv", b"id,text\n", "header row but no rows", None),
-    ("duplicate-columns.csv", b"text,id,text\n1,2,3\n", "two columns named 'text'", 1),
-    ("nul.txt", b"one\ntwo\x00three\n", "NUL", 2),
-    ("image.txt", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "PNG image", None),
-    ("archive.jsonl", b"PK\x03\x04" + bytes(100), "zip archive", None),
-    ("empty.csv", b"", "is empty", None),
-    ("no-field.jsonl", b'{"a": 1}\n{"b": 2}\n', "has no field 'text'", None),
-    ("null-field.jsonl", b'{"text": null}\n{"b": 2}\n', "no row has a value in the text field",
-     None),
-]
 
-
-@pytest.mark.parametrize("name, data, needle, line", BAD_FILES, ids=[b[0] for b in BAD_FILES])
-def test_bad_file_gets_one_clear_message(name, data, needle, line):
-    with pytest.raises(InputError) as info:
-        fields = ["text"] if "field" in name else None
-        read_rows(data, name, fields)
-    message = str(info.value)
-    assert message.startswith(name) and needle in message
-    assert "\n" not in message
-    if line is not None:
-        assert f"{name}, line {line}:" in message
-
-
-@pytest.mark.parametrize("name, data, needle, line", BAD_FILES, ids=[b[0] for b in BAD_FILES])
-def test_command_exits_2_and_names_the_file(tmp_path, name, data, needle, line):
-    bad = tmp_path / name
-    bad.write_bytes(data)
+@pytest.mark.parametrize("case", BAD_FILES, ids=[case.name for case in BAD_FILES])
+def test_command_exits_2_and_names_the_file(tmp_path, case):
+    bad = tmp_path / case.name
+    bad.write_bytes(case.data)
     good = tmp_path / "good.txt"
     good.write_text("a perfectly fine row of text\n")
     out, err = io.StringIO(), io.StringIO()
-    args = [str(good), str(bad)] + (["--b-field", "text"] if "field" in name else [])
+    args = [str(good), str(bad)]
+    for field in case.fields or ():
+        args += ["--b-field", field]
     assert main(args, out, err) == 2
     assert out.getvalue() == ""
-    assert err.getvalue().startswith(f"ngram-overlap: {bad}")
-    assert needle in err.getvalue() and err.getvalue().count("\n") == 1
+    message = err.getvalue()
+    assert message.startswith(f"ngram-overlap: {where(case, str(bad))}: ")
+    assert case.needle in message
+    assert message.endswith("\n") and message.count("\n") == 1 and "\r" not in message
 
 
 def test_utf16_with_bom_and_mixed_line_endings_are_read():
@@ -124,10 +99,12 @@ def test_readers_on_random_json_documents(values, name):
 
 
 # every general category, lone surrogates, combining sequences, right-to-left text
-any_char = st.characters(codec=None)
+any_char = st.characters(codec=None)              # (Hypothesis leaves out surrogates: Cs)
+lone_surrogate = st.integers(0xD800, 0xDFFF).map(chr)
 combining = st.tuples(st.sampled_from("aeioAEIOנ"), st.sampled_from("\u0301\u0308\u0327\u05b7\u20dd"))
 rtl = st.sampled_from(["שלום", "עולם", "مرحبا", "\u200f", "\u202e", "\u2067"])
-fuzz_text = st.lists(any_char | combining.map("".join) | rtl | st.sampled_from([" ", "\n", "\u00ad", "\u200b"]),
+fuzz_text = st.lists(any_char | lone_surrogate | combining.map("".join) | rtl
+                     | st.sampled_from([" ", "\n", "\u00ad", "\u200b"]),
                      max_size=60).map("".join)
 layer_sets = st.sets(st.sampled_from(LAYERS)).map(lambda s: tuple(sorted(s)))
 
@@ -148,14 +125,45 @@ def test_token_ranges_are_inside_increasing_and_disjoint(text, mode, layers):
     assert tokens == reference.tokenize(text, mode, layers)
 
 
+# a row: random text among plain words, so that rows are long enough to check
+# and share n-grams
+row_text = st.lists(fuzz_text | st.sampled_from(["moon", "apollo", "landing", "1969", "crew"]),
+                    max_size=12).map(" ".join)
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(fuzz_text, min_size=1, max_size=4), st.integers(5, 7))
-def test_the_whole_check_survives_any_text(texts, n):
-    rows = [Row(i, str(i), t) for i, t in enumerate(texts, 1)]
-    result = run_check(rows, rows + [Row(9, "9", " ".join(texts))], Settings(n=n))
+@given(st.lists(st.tuples(fuzz_text, row_text), min_size=1, max_size=4), st.integers(5, 7))
+def test_the_whole_check_survives_any_text(rows, n):
+    # A is read from a JSON file of random ids and texts (lone surrogates as
+    # \ud800 escapes), so random ids reach the CSV; B is the same texts raw
+    # (lone surrogates and all) plus a row joining them.
+    a_file = json.dumps([{"id": i, "text": t} for i, t in rows]).encode()
+    a_rows = read_rows(a_file, "a.json", ["text"], "id")
+    texts = [t for _, t in rows]
+    b_rows = [Row(k, str(k), t) for k, t in enumerate(texts, 1)]
+    b_rows.append(Row(len(texts) + 1, "all", " ".join(texts)))
+    result = run_check(a_rows, b_rows, Settings(n=n))
     for m in result.matches:
         assert 0 <= m.dirty <= m.tokens
-    result.csv().encode("utf-8", "surrogatepass")
+    text = result.csv()
+    text.encode("utf-8")                              # strict: raises on a lone surrogate
+    table = list(csv.reader(io.StringIO(text, newline="")))
+    assert table[0] == list(CSV_COLUMNS)
+    assert all(len(line) == len(CSV_COLUMNS) for line in table)
+    checkable = sorted(m.row + 1 for m in result.matches if m.status == CHECKABLE)
+    assert sorted(int(line[0]) for line in table[1:]) == checkable   # every checkable row, once
+    for line in table[1:]:
+        cells = dict(zip(CSV_COLUMNS, line))
+        assert cells["a_id"] == neutralize(a_rows[int(cells["a_row"]) - 1].id)
+        assert 0 <= int(cells["dirty_tokens"]) <= int(cells["tokens"])
+        if cells["b_row"]:
+            assert cells["b_id"] == neutralize(b_rows[int(cells["b_row"]) - 1].id)
+
+
+def test_csv_id_with_a_carriage_return_stays_one_cell():
+    rows = read_rows(b'[{"id": "x\\ry", "text": "alpha beta gamma delta epsilon"}]', "a.json")
+    table = list(csv.reader(io.StringIO(run_check(rows, rows, Settings(n=5)).csv(), newline="")))
+    assert [line[1] for line in table] == ["a_id", "x\ry"]
 
 
 def test_every_general_category_is_classified_like_the_reference():

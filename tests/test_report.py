@@ -4,10 +4,10 @@ import csv
 import io
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
-from ngram_core.report import neutralize
+from ngram_core.report import csv_line, neutralize
 
 BASE = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu"
 
@@ -92,3 +92,17 @@ def test_exact_ratio_is_the_decimal_the_person_typed(value):
     from ngram_core.report import exact_ratio
     numerator, denominator = exact_ratio(value)
     assert Fraction(numerator, denominator) == Fraction(str(value))
+
+
+cell_text = st.text(alphabet=st.sampled_from(list('a,"\n\r =\t\'é;')), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(cell_text, min_size=2, max_size=6))
+def test_csv_lines_read_back_and_match_the_csv_module(cells):
+    line = csv_line(cells)
+    assert next(csv.reader(io.StringIO(line, newline=""))) == cells
+    if not any("\r" in c for c in cells):        # Python 3.11's writer leaves \r unquoted
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(cells)
+        assert line == out.getvalue()
