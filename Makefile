@@ -37,6 +37,7 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 test: $(VENV)/.installed dist chromium
+	$(PY) -m mypy
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed dist chromium

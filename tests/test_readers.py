@@ -7,6 +7,8 @@ import pytest
 from ngram_core import InputError, read_rows, read_table
 from ngram_core.readers import detect_id_field, detect_text_fields, select_rows
 
+from bad_files import BAD_FILES, where
+
 
 def texts(rows):
     return [r.text for r in rows]
@@ -106,33 +108,17 @@ def test_lone_surrogate_escape_becomes_replacement_character():
 
 # --- bad input: one clear message naming the file and the line -------------
 
-@pytest.mark.parametrize("name, data, needle, line", [
-    ("a.json", b'\xef\xbb\xbf[{"text": "ok"}, \xff]', "not valid UTF-8", 1),
-    ("a.txt", b"fine\nbad \xc3\x28 here\n", "not valid UTF-8", 2),
-    ("a.json", b'[{"text": "a"},\n {"text": "b"', "not valid JSON", 2),
-    ("a.json", b'[{"text": "a"},]', "not valid JSON", 1),
-    ("a.json", b"42", "the top level of the JSON is a number", None),
-    ("a.json", b"[" * 100000 + b"]" * 100000, "nested more than 100 levels deep", None),
-    ("a.jsonl", b'{"text": "a"}\n{"text": "b"\n{"text": "c"}\n', "not valid JSON Lines", 2),
-    ("a.jsonl", b'{"text": "a"}\n7\n', "this line is a number", 2),
-    ("a.csv", b"id,text\n1,a\n2,b,extra\n", "has 3 fields where the header has 2", 3),
-    ("a.csv", b"id,text\n", "header row but no rows", None),
-    ("a.csv", b"id,text,text\n1,a,b\n", "two columns named 'text'", 1),
-    ("a.txt", b"abc\x00def", "NUL", 1),
-    ("a.txt", b"\x89PNG\r\n\x1a\n\x00\x00", "PNG image", None),
-    ("a.jsonl", b"PK\x03\x04\x14\x00", "zip archive", None),
-    ("a.json", b"", "is empty", None),
-    ("a.txt", b"  \n \n", "is empty", None),
-    ("a.json", "[1]".encode("utf-16-le"), "NUL", None),
-])
-def test_bad_files_raise_input_error_naming_file_and_line(name, data, needle, line):
+@pytest.mark.parametrize("case", BAD_FILES, ids=[case.name for case in BAD_FILES])
+def test_bad_files_raise_input_error_naming_file_and_line(case):
     with pytest.raises(InputError) as info:
-        read_rows(data, name)
+        read_rows(case.data, case.name, case.fields)
     error = info.value
-    assert needle in str(error)
-    assert str(error).startswith(name)
-    if line is not None:
-        assert error.line == line and f"line {line}" in str(error)
+    message = str(error)
+    assert error.source == case.name
+    assert (error.line, error.row) == (case.line, case.row)
+    assert message.startswith(where(case) + ": ")       # "a.json, line 2: ..." or "a.json: ..."
+    assert case.needle in message
+    assert "\n" not in message and "\r" not in message
 
 
 def test_missing_field_names_the_fields_there_are():
@@ -156,10 +142,18 @@ def test_huge_csv_field_is_read():
 
 
 def test_error_messages_survive_json_round_trip():
-    try:
-        read_rows(b'[{"text": "a"},]', "we\u00efrd <b>.json")
-    except InputError as e:
-        assert json.loads(json.dumps(str(e))) == str(e)
+    """The message names the file as given, as text (no escaping), and the line, on one line."""
+    name = "we\u00efrd <b>.json"
+    with pytest.raises(InputError) as info:
+        read_rows(b'[{"text": "a"},]', name)
+    error = info.value
+    message = str(error)
+    assert type(message) is str
+    assert message.startswith("we\u00efrd <b>.json, line 1: is not valid JSON")
+    assert (error.source, error.line, error.row) == (name, 1, None)
+    assert message.isprintable()                        # one line: no newline or control character
+    assert json.loads(json.dumps(message, ensure_ascii=False)) == message
+    assert message.encode("utf-8").decode("utf-8") == message    # strict UTF-8: crosses to the page
 
 
 def test_json_deeper_than_100_levels_is_refused_before_parsing():

@@ -1,0 +1,90 @@
+"""The bad files: one table that drives both tests/test_readers.py and
+tests/test_hostile_input.py.
+
+Each case is a file name (its extension picks the format; names are unique:
+they are the test ids and the file names the command is given), its bytes,
+a fragment the one-line message must contain, and where the message must say
+the problem is: ``line`` or ``row``, or neither (both None: the message names
+the file only). ``fields`` are the text fields asked for (None: detected).
+
+test_readers asserts what ``read_rows`` raises; test_hostile_input asserts
+that the command exits 2 with one line naming the file (and the line).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class BadFile(NamedTuple):
+    name: str
+    data: bytes
+    needle: str
+    line: int | None = None
+    row: int | None = None
+    fields: tuple[str, ...] | None = None
+
+
+BAD_FILES = (
+    # --- not text, or not UTF-8 ---
+    BadFile("bom-then-bad-utf8.json", b'\xef\xbb\xbf[{"text": "ok"}, \xff]', "not valid UTF-8",
+            line=1),
+    BadFile("bad-utf8.txt", b"ok\nbad \xff here\n", "not valid UTF-8", line=2),
+    BadFile("bad-utf8-pair.txt", b"fine\nbad \xc3\x28 here\n", "not valid UTF-8", line=2),
+    BadFile("utf16-no-bom.json", '[{"text": "x"}]'.encode("utf-16-le"), "NUL", line=1),
+    BadFile("utf16-no-bom-array.json", "[1]".encode("utf-16-le"), "NUL", line=1),
+    BadFile("nul.txt", b"one\ntwo\x00three\n", "NUL", line=2),
+    BadFile("nul-first-line.txt", b"abc\x00def", "NUL", line=1),
+    BadFile("image.txt", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "PNG image"),
+    BadFile("short-image.txt", b"\x89PNG\r\n\x1a\n\x00\x00", "PNG image"),
+    BadFile("archive.jsonl", b"PK\x03\x04" + bytes(100), "zip archive"),
+    BadFile("short-archive.jsonl", b"PK\x03\x04\x14\x00", "zip archive"),
+    BadFile("empty.json", b"", "is empty"),
+    BadFile("empty.csv", b"", "is empty"),
+    BadFile("whitespace-only.txt", b"  \n \n", "is empty"),
+    # --- JSON ---
+    BadFile("truncated.json", b'[{"text": "a"},\n{"text": "b"', "not valid JSON", line=2),
+    BadFile("truncated-indented.json", b'[{"text": "a"},\n {"text": "b"', "not valid JSON",
+            line=2),
+    BadFile("trailing-comma.json", b'[{"text": "a"},\n{"text": "b"},]', "not valid JSON",
+            line=2),
+    BadFile("trailing-comma-one-line.json", b'[{"text": "a"},]', "not valid JSON", line=1),
+    BadFile("we\u00efrd <b>.json", b'[{"text": "a"},]', "not valid JSON", line=1),
+    BadFile("number.json", b"12345", "top level of the JSON is a number"),
+    BadFile("number-42.json", b"42", "the top level of the JSON is a number"),
+    BadFile("item-is-a-number.json", b'[{"text": "a"}, 7]', "item 2 is a number", row=2),
+    BadFile("deep.json", b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
+            "nested more than 100 levels deep"),
+    BadFile("deep-arrays.json", b"[" * 100000 + b"]" * 100000, "nested more than 100 levels deep"),
+    # --- JSON Lines ---
+    BadFile("bad-line.jsonl", b'{"text": "a"}\n{"text": "b"}\n{"text": \n{"text": "d"}\n',
+            "not valid JSON Lines", line=3),
+    BadFile("unclosed-line.jsonl", b'{"text": "a"}\n{"text": "b"\n{"text": "c"}\n',
+            "not valid JSON Lines", line=2),
+    BadFile("number-line.jsonl", b'{"text": "a"}\n7\n', "this line is a number", line=2),
+    # --- CSV ---
+    BadFile("ragged.csv", b"id,text\r\n1,a\r\n2,b,c\r\n", "has 3 fields", line=3),
+    BadFile("extra-field.csv", b"id,text\n1,a\n2,b,extra\n", "has 3 fields where the header has 2",
+            line=3),
+    BadFile("header-only.csv", b"id,text\n", "header row but no rows"),
+    BadFile("duplicate-columns.csv", b"text,id,text\n1,2,3\n", "two columns named 'text'",
+            line=1),
+    BadFile("duplicate-text-columns.csv", b"id,text,text\n1,a,b\n", "two columns named 'text'",
+            line=1),
+    # --- the text field asked for ---
+    BadFile("no-field.jsonl", b'{"a": 1}\n{"b": 2}\n', "has no field 'text'", fields=("text",)),
+    BadFile("null-field.jsonl", b'{"text": null}\n{"b": 2}\n',
+            "no row has a value in the text field", fields=("text",)),
+)
+
+assert len({case.name for case in BAD_FILES}) == len(BAD_FILES), "case names must be unique"
+
+
+def where(case: BadFile, name: str | None = None) -> str:
+    """What the message starts with, before ``": "``: the file and the line or row."""
+    name = case.name if name is None else name
+    if case.line is not None:
+        return f"{name}, line {case.line}"
+    if case.row is not None:
+        return f"{name}, row {case.row}"
+    return name
