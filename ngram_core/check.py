@@ -5,7 +5,7 @@ done, total) and its return value is the :class:`CheckResult`. The page runs
 it a step at a time so the tab stays responsive and can be cancelled (stop
 iterating); :func:`run_check` runs it to the end for the command line.
 
-    >>> from ngram_core.readers import Row
+    >>> from ngram_core.table import Row
     >>> a = [Row(1, "a1", "one two three four five six")]
     >>> b = [Row(1, "b1", "zero one two three four five six seven")]
     >>> result = run_check(a, b, Settings(n=5))
@@ -20,9 +20,12 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .index import WindowIndex, build_index_steps
-from .match import RowMatch, add_char_offsets_steps, highlight, highlight_steps, match_rows_steps
-from .readers import Row
-from .report import Report, summarize
+from .match import (RowMatch, add_char_offsets_steps, contained_steps, highlight, highlight_steps,
+                    match_rows_steps)
+from .export import RowFiles
+from .table import Row
+from .report import summarize
+from .result import Report
 from .settings import Settings
 from .steps import relabel, run_steps
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
@@ -46,9 +49,10 @@ class Progress:
 
 
 #: The single-machine stages, in order, and the Dask engine's one stage.
-STAGES = ("tokenize A", "tokenize B", "index B", "match A", "offsets", "stream B")
+STAGES = ("tokenize A", "tokenize B", "index B", "match A", "short rows", "offsets", "stream B")
 _STAGE_SPAN = {"tokenize A": (0.0, 0.15), "tokenize B": (0.15, 0.2), "index B": (0.35, 0.3),
-               "match A": (0.65, 0.3), "offsets": (0.95, 0.05), "stream B": (0.0, 1.0)}
+               "match A": (0.65, 0.25), "short rows": (0.9, 0.05), "offsets": (0.95, 0.05),
+               "stream B": (0.0, 1.0)}
 
 
 @dataclass
@@ -90,6 +94,7 @@ class CheckCache:
         self.b: TokenizedRows | None = None
         self.index: WindowIndex | None = None
         self.matches: list[RowMatch] | None = None
+        self.short_min: int | None = None        # what the matches' contained rows used
 
     def tokenizer_for(self, settings: Settings) -> Tokenizer:
         rules = (settings.mode, settings.layers, settings.backend)
@@ -105,8 +110,11 @@ def _stage(stage: str, total: int, steps: Generator[int, None, R]) -> Generator[
 
 
 def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),
-                cache: CheckCache | None = None) -> Generator[Progress, None, CheckResult]:
-    """Check A rows against B rows; yields Progress, returns a CheckResult."""
+                cache: CheckCache | None = None, b_files: RowFiles | None = None
+                ) -> Generator[Progress, None, CheckResult]:
+    """Check A rows against B rows; yields Progress, returns a CheckResult.
+
+    ``b_files`` says which file each B row came from, when B is several files."""
     cache = cache if cache is not None else CheckCache()
     tokenizer = cache.tokenizer_for(settings)
     if cache.a_rows is not a_rows or cache.a is None:
@@ -119,24 +127,29 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
         cache.b = yield from _stage("tokenize B", b_chars, tokenize_rows_steps(b_rows, tokenizer))
         cache.b_rows, cache.index = b_rows, None
     a, b = cache.a, cache.b
-    if cache.index is None or (cache.index.n, cache.index.cap) != (settings.n, settings.cap):
-        cache.index = yield from _stage("index B", len(b.ids),
-                                        build_index_steps(b, settings.n, settings.cap))
-        cache.matches = None
     index = cache.index
-    if cache.matches is None:
+    if index is None or (index.n, index.cap, index.max_b_rows) != settings.index_rules:
+        index = cache.index = yield from _stage(
+            "index B", len(b.ids), build_index_steps(b, *settings.index_rules))
+        cache.matches = None
+    if cache.matches is None or cache.short_min != settings.short_min:
         matches = yield from _stage("match A", len(a.ids), match_rows_steps(a, b, index))
+        contained = yield from _stage("short rows", len(b.ids),
+                                      contained_steps(a, b, settings.n, settings.short_min))
+        for a_row, (b_row, b_start) in contained.items():
+            matches[a_row].contained_in, matches[a_row].contained_start = b_row, b_start
         yield from _stage("offsets", len(matches),
                           add_char_offsets_steps(matches, a, b, tokenizer))
-        cache.matches = matches
+        cache.matches, cache.short_min = matches, settings.short_min
     matches = cache.matches
     yield Progress("offsets", len(matches), len(matches))
     summary = summarize(matches, settings, tokenizer, b_rows=len(b_rows),
-                        windows_capped=index.capped)
+                        windows_capped=index.capped, windows_ignored=index.ignored)
     return CheckResult(settings, a_rows, tokenizer, matches, summary,
-                       b_rows=b_rows, a=a, b=b, index=index)
+                       b_rows=b_rows, a=a, b=b, index=index, b_files=b_files)
 
 
-def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings()) -> CheckResult:
+def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),
+              b_files: RowFiles | None = None) -> CheckResult:
     """:func:`check_steps` run to the end."""
-    return run_steps(check_steps(a_rows, b_rows, settings))
+    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files))

@@ -19,12 +19,13 @@ from typing import TextIO
 
 from .check import Progress, check_steps
 from .errors import InputError
-from .files import load_rows, parse_size
+from .files import FileRead, load_rows_by_file, parse_size
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
-from .report import (Report, cap_notice, counted_table, flagged_figure, headline, percent,
-                     settings_line)
-from .settings import Settings
+from .table import TEXT_ROWS, ReadOptions
+from .report import cap_notice, counted_table, flagged_figure, headline, percent, settings_line
+from .result import Report
+from .settings import SHORT_MIN_DEFAULT, Settings
 from .steps import run_steps
 from .tokenize import BACKENDS, DEFAULT_LAYERS, MODES
 
@@ -55,9 +56,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--b-field", action="append", metavar="F", help="text field of B")
     p.add_argument("--a-id-field", metavar="F", help="id field of A")
     p.add_argument("--b-id-field", metavar="F", help="id field of B")
-    p.add_argument("--a-format", choices=FORMATS, help="format of A, when sniffing is wrong")
-    p.add_argument("--b-format", choices=FORMATS, help="format of B, when sniffing is wrong")
+    for side in ("a", "b"):
+        name = side.upper()
+        p.add_argument(f"--{side}-format", choices=FORMATS,
+                       help=f"format of {name}, when sniffing is wrong")
+        p.add_argument(f"--{side}-records", metavar="PATH",
+                       help=f"JSON: the dotted path of the array whose items are {name}'s rows "
+                            f"(e.g. data.paragraphs.qas; '' for the top level)")
+        p.add_argument(f"--{side}-delimiter", metavar="D",
+                       help=f"CSV: {name}'s field separator (comma, semicolon, tab, pipe or "
+                            f"one character), when detection is wrong")
+        p.add_argument(f"--{side}-no-header", action="store_true",
+                       help=f"CSV: {name}'s first row is a row, not a header")
+        p.add_argument(f"--{side}-text-rows", choices=TEXT_ROWS,
+                       help=f"plain text: {name}'s rows are its lines (default), paragraphs "
+                            f"or the whole file")
+    p.add_argument("--short-min", type=int, default=SHORT_MIN_DEFAULT, metavar="K",
+                   help=f"report a short row (fewer than n tokens) of at least K tokens "
+                        f"found whole inside a B row (default {SHORT_MIN_DEFAULT}; 0: off)")
+    p.add_argument("--max-b-rows", type=int, metavar="K",
+                   help="ignore n-grams found in more than K B rows (boilerplate); "
+                        "default: keep all")
     p.add_argument("--csv", metavar="PATH", help="write every checkable row to this CSV")
+    p.add_argument("--rows-csv", metavar="PATH",
+                   help="write every A row, blank and short ones too, to this CSV")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--tokenizer", choices=BACKENDS, default="re",
                    help="loose-mode matcher: re (standard library, as on the page) or "
@@ -126,19 +148,44 @@ class ProgressBar:
             self.stream.write("\r" + " " * 50 + "\r")
 
 
-def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar) -> Report:
-    """The check the arguments ask for, on this machine or on Dask."""
+def read_options(args: argparse.Namespace, side: str) -> ReadOptions:
+    """How to read file A or B, from the ``--a-*`` / ``--b-*`` flags."""
+    value = vars(args)
+    return ReadOptions(format=value[f"{side}_format"], role=side,
+                       records=value[f"{side}_records"], delimiter=value[f"{side}_delimiter"],
+                       header=False if value[f"{side}_no_header"] else None,
+                       text_rows=value[f"{side}_text_rows"])
+
+
+def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
+        stderr: TextIO) -> Report:
+    """The check the arguments ask for, on this machine or on Dask; what was read
+    from each file is said on ``stderr``."""
     blocksize = parse_size(args.blocksize, "--blocksize")
+    a_options, b_options = read_options(args, "a"), read_options(args, "b")
     if args.engine == "dask":
         from .distributed import run_dask
         return run_dask(args.a, args.b, settings, a_fields=args.a_field,
-                        a_id_field=args.a_id_field, a_format=args.a_format,
+                        a_id_field=args.a_id_field, a_options=a_options,
                         b_fields=args.b_field, b_id_field=args.b_id_field,
-                        b_format=args.b_format, scheduler=args.scheduler,
+                        b_options=b_options, scheduler=args.scheduler,
                         workers=args.workers, blocksize=blocksize, on_progress=bar)
-    a_rows = load_rows([args.a], args.a_field, args.a_id_field, args.a_format)
-    b_rows = load_rows(args.b, args.b_field, args.b_id_field, args.b_format)
-    return run_steps(check_steps(a_rows, b_rows, settings), bar)
+    a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options,
+                                           settings.n)
+    b_rows, b_files, b_reads = load_rows_by_file(args.b, args.b_field, args.b_id_field,
+                                                 b_options, settings.n)
+    for role, read in [("A", a) for a in a_reads] + [("B", b) for b in b_reads]:
+        stderr.write(describe_read(role, read) + "\n")
+    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files), bar)
+
+
+def describe_read(role: str, read: FileRead) -> str:
+    """``"A test.csv: 120 rows, text from contents, id from Doc ID; semicolon-separated..."``"""
+    ident = read.id_field if read.id_field is not None else "(row numbers)"
+    parts = [f"{role} {read.path}: {read.rows:,} rows, text from {', '.join(read.text_fields)}, "
+             f"id from {ident}", *read.notes]
+    line = "; ".join(parts) + "."
+    return line + (f"\n  Warning: {read.warning}" if read.warning else "")
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
@@ -149,16 +196,18 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     bar = ProgressBar(stderr)
     try:
         settings = Settings(n=args.n, mode=args.mode, layers=args.layers,
-                            threshold=args.threshold, backend=args.tokenizer)
-        result = run(args, settings, bar)
+                            threshold=args.threshold, backend=args.tokenizer,
+                            short_min=args.short_min, max_b_rows=args.max_b_rows)
+        result = run(args, settings, bar, stderr)
     except InputError as e:
         stderr.write(f"ngram-overlap: {e}\n")
         return 2
     finally:
         bar.clear()
-    if args.csv:
-        with open(args.csv, "w", encoding="utf-8", newline="") as f:
-            f.write(result.csv())
+    for path, write in ((args.csv, result.csv), (args.rows_csv, result.rows_csv)):
+        if path:
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(write())
     if args.json:
         stdout.write(json.dumps(result.summary.as_dict(), ensure_ascii=False) + "\n")
     else:

@@ -19,10 +19,14 @@ Union and minimum are associative and idempotent, so partial results can be
 combined in any order, and a partition run twice (a retried task) changes
 nothing. The client keeps only these partials, never B's rows.
 
-One difference from the single-machine path: there, at most 32 B positions
-are kept per window; here every position counts. Where no window hit that
+Two differences from the single-machine path. There, at most 32 B positions
+are kept per window; here every position counts: where no window hit that
 cap the two give identical summaries and CSVs; where one did, this engine
-can find a longer span.
+can find a longer span. And with the frequency filter (``max_b_rows``), the
+summary's ``windows_ignored`` counts only the ignored windows that A holds
+(the single machine counts every window of B it ignored): the client never
+holds B's windows. Which windows are ignored, and so every row's figures,
+are the same.
 
 Dask is imported only inside the functions that need it; paths are read by
 :mod:`~ngram_core.files`.
@@ -32,8 +36,8 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from .check import Progress
@@ -41,12 +45,17 @@ from .errors import InputError
 from .files import (block_ranges, expand_paths, is_compressed, is_parquet, lines_before,
                     load_rows, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
-from .index import build_index
-from .match import CHECKABLE, RowMatch, classify, coverage
-from .readers import (Row, detect_id_field, detect_text_fields, format_from_name, read_table,
-                      select_rows)
-from .report import Report, summarize
+from .export import RowFiles
+from .index import build_index, count_rows_steps
+from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, coverage,
+                    short_rows_by_prefix)
+from .fields import detect_id_field, detect_text_fields, select_rows
+from .readers import format_from_name, read_table
+from .table import ReadOptions, Row
+from .report import summarize
+from .result import Report
 from .settings import Settings
+from .steps import run_steps
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
 
 #: Bytes of an uncompressed JSONL or text file per partition (at line boundaries).
@@ -63,15 +72,20 @@ class Partition:
     index: int
     file_index: int
     path: str
-    format: str | None
+    options: ReadOptions           # its format always set
     start: int = 0
     end: int = -1                 # -1: to the end of the file
     row_group: int | None = None
 
 
-def plan_partitions(paths: Sequence[str], format: str | None = None,
+def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
                     blocksize: int = DEFAULT_BLOCKSIZE) -> list[Partition]:
-    """Cut B's files into partitions, numbered in file order."""
+    """Cut B's files into partitions, numbered in file order.
+
+    A JSONL file, or a text file read one row per line, larger than
+    ``blocksize`` is cut into line-aligned byte ranges; any other file (CSV,
+    JSON, compressed, paragraphs) is one partition, a Parquet file one per row
+    group."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
         if not os.path.isfile(path):
@@ -79,32 +93,35 @@ def plan_partitions(paths: Sequence[str], format: str | None = None,
         size = os.path.getsize(path)
         if is_parquet(path):
             for group in range(parquet_row_groups(path)):
-                parts.append(Partition(len(parts), file_index, path, "parquet", row_group=group))
+                parts.append(Partition(len(parts), file_index, path,
+                                       options._replace(format="parquet"), row_group=group))
             continue
-        fmt = format or format_from_name(strip_compression(path))
+        fmt = options.format or format_from_name(strip_compression(path))
+        own = options._replace(format=fmt)
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
-        if is_compressed(path) or fmt not in ("jsonl", "text") or size <= blocksize:
-            parts.append(Partition(len(parts), file_index, path, fmt))
+        by_line = fmt == "jsonl" or (fmt == "text" and options.text_rows in (None, "line"))
+        if is_compressed(path) or not by_line or size <= blocksize:
+            parts.append(Partition(len(parts), file_index, path, own))
             continue
         for start, end in block_ranges(size, blocksize):
-            parts.append(Partition(len(parts), file_index, path, fmt, start, end))
+            parts.append(Partition(len(parts), file_index, path, own, start, end))
     return parts
 
 
 def read_partition(part: Partition, fields: list[str], id_field: str) -> list[Row]:
     """The rows of one partition (numbered from 1 within it)."""
-    if part.format == "parquet":
+    if part.options.format == "parquet":
         table = parquet_table(part.path, part.row_group)
         return select_rows(table, fields, id_field) if table.records else []
     if part.end < 0:
-        table = read_path_table(part.path, part.format)
+        table = read_path_table(part.path, part.options)
     else:
         data, first = read_line_block(part.path, part.start, part.end)
         if not data.strip():
             return []
         try:
-            table = read_table(data, part.path, part.format)
+            table = read_table(data, part.path, **part.options._asdict())
         except InputError as e:
             if e.line is not None:
                 e.line += lines_before(part.path, first)
@@ -126,6 +143,17 @@ class AIndex:
     offsets: list[int]
     windows: dict[bytes, Any]          # window bytes -> A global start, or a list of them
     rows_by_tokens: dict[bytes, list[int]]   # whole-row bytes -> every A row holding it
+    short_min: int
+    short_rows: ShortRows              # the short rows to find whole in B, by prefix
+
+    def tokenizer(self) -> Tokenizer:
+        """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match."""
+        return Tokenizer(self.mode, self.layers, self.backend, self.vocabulary)
+
+    def without(self, ignored: set[bytes]) -> AIndex:
+        """The same index without the windows the frequency filter ignores."""
+        windows = {k: v for k, v in self.windows.items() if k not in ignored}
+        return replace(self, windows=windows)
 
 
 def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, TokenizedRows, AIndex]:
@@ -139,7 +167,27 @@ def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, Tokenized
             rows_by_tokens.setdefault(a.row_key(r), []).append(r)
     return tokenizer, a, AIndex(settings.n, settings.mode, settings.layers, settings.backend,
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
-                                rows_by_tokens)
+                                rows_by_tokens, settings.short_min,
+                                short_rows_by_prefix(a, settings.n, settings.short_min))
+
+
+class WindowCounts(NamedTuple):
+    """For each window of A, how many rows of one partition hold it, or the error
+    the partition hit."""
+    counts: dict[bytes, int]
+    error: InputError | None = None
+
+
+def count_partition(part: Partition, fields: list[str], id_field: str,
+                    index: AIndex) -> WindowCounts:
+    """The frequency filter's first pass over one partition (a B row is in one
+    partition only, so the counts of all partitions add up to exact totals)."""
+    try:
+        rows = read_partition(part, fields, id_field)
+    except InputError as e:
+        return WindowCounts({}, e)
+    b = tokenize_rows(rows, index.tokenizer())
+    return WindowCounts(run_steps(count_rows_steps(b, index.n, index.windows)))
 
 
 class RowAt(NamedTuple):
@@ -159,6 +207,14 @@ class SpanKey(NamedTuple):
     b_row: int
     a_start: int
     b_start: int
+
+
+class Contained(NamedTuple):
+    """Where a short A row was first found whole: its B row, then the span's tokens
+    and characters in it (the smallest wins: file order, then earliest)."""
+    at: RowAt
+    b_start: int
+    b_chars: tuple[int, int]
 
 
 class BestSpan(NamedTuple):
@@ -182,6 +238,7 @@ class PartitionResult:
     starts: set[int] = field(default_factory=set)
     best: dict[int, BestSpan] = field(default_factory=dict)
     dups: dict[int, RowAt] = field(default_factory=dict)
+    contained: dict[int, Contained] = field(default_factory=dict)
     error: InputError | None = None
 
 
@@ -192,7 +249,7 @@ def walk_partition(part: Partition, fields: list[str], id_field: str,
         rows = read_partition(part, fields, id_field)
     except InputError as e:
         return PartitionResult(part.index, part.file_index, error=e)
-    tokenizer = Tokenizer(index.mode, index.layers, index.backend, index.vocabulary)
+    tokenizer = index.tokenizer()
     b = tokenize_rows(rows, tokenizer)
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
@@ -200,11 +257,15 @@ def walk_partition(part: Partition, fields: list[str], id_field: str,
     out = PartitionResult(part.index, part.file_index, len(rows))
     starts = out.starts
     keys: dict[int, SpanKey] = {}
+    contained_at: dict[int, tuple[int, int]] = {}
     for r in range(len(rows)):
         start, end = b.offsets[r], b.offsets[r + 1]
         if end > start:
             for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
                 out.dups.setdefault(a_row, RowAt(part.index, r))
+        for a_row, b_start in contained_in_row(index.short_rows, index.short_min, buf, start, end):
+            if a_row not in contained_at:
+                contained_at[a_row] = (r, b_start)
         runs: dict[int, list[int]] = {}
         finished = []
         for g in range(start, end - n + 1):
@@ -230,13 +291,20 @@ def walk_partition(part: Partition, fields: list[str], id_field: str,
                 keys[a_row] = key
     # character offsets and ids only for the B rows that hold a best span
     spans_of: dict[int, list[tuple[int, int]]] = {}
+
+    def chars(b_row: int, first: int, tokens: int) -> tuple[int, int]:
+        if b_row not in spans_of:
+            spans_of[b_row] = tokenizer.spans(rows[b_row].text)
+        spans = spans_of[b_row]
+        return spans[first][0], spans[first + tokens - 1][1]
+
     for a_row, key in keys.items():
-        if key.b_row not in spans_of:
-            spans_of[key.b_row] = tokenizer.spans(rows[key.b_row].text)
-        spans = spans_of[key.b_row]
-        span = -key.neg_windows + n - 1
         out.best[a_row] = BestSpan(key, rows[key.b_row].id if id_field else None,
-                                   (spans[key.b_start][0], spans[key.b_start + span - 1][1]))
+                                   chars(key.b_row, key.b_start, -key.neg_windows + n - 1))
+    for a_row, (r, b_start) in contained_at.items():
+        tokens = a_offsets[a_row + 1] - a_offsets[a_row]
+        out.contained[a_row] = Contained(RowAt(part.index, r), b_start,
+                                         chars(r, b_start, tokens))
     return out
 
 
@@ -251,6 +319,7 @@ class Combined:
     starts: set[int] = field(default_factory=set)
     best: dict[int, BestSpan] = field(default_factory=dict)
     dups: dict[int, RowAt] = field(default_factory=dict)
+    contained: dict[int, Contained] = field(default_factory=dict)
 
     def add(self, partial: PartitionResult) -> Combined:
         self.rows[partial.partition] = (partial.file_index, partial.rows)
@@ -261,6 +330,9 @@ class Combined:
         for a_row, where in partial.dups.items():
             if a_row not in self.dups or where < self.dups[a_row]:
                 self.dups[a_row] = where
+        for a_row, found in partial.contained.items():
+            if a_row not in self.contained or found < self.contained[a_row]:
+                self.contained[a_row] = found
         return self
 
 
@@ -283,17 +355,19 @@ def _field_choice(part: Partition, fields: list[str] | None,
     if fields and id_field:
         return fields, id_field
     try:
-        table = read_path_table(part.path, part.format, head=FIELD_SAMPLE_BYTES)
+        table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
     except InputError:            # e.g. a quoted CSV field cut at the sample's end
-        table = read_path_table(part.path, part.format)
+        table = read_path_table(part.path, part.options)
     detected = id_field if id_field is not None else detect_id_field(table)
     return fields or detect_text_fields(table), detected or ""
 
 
 def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings: Settings,
-             total: Combined, parts: Sequence[Partition]) -> DistributedResult:
+             total: Combined, parts: Sequence[Partition],
+             windows_ignored: int = 0) -> DistributedResult:
     """Turn the combined partials into per-row matches, the summary and the CSV."""
     n = settings.n
+    parts_paths = {part.file_index: part.path for part in parts}
     # global B row numbers: partitions in order, rows in order
     first_row: dict[int, int] = {}
     file_first: dict[int, int] = {}
@@ -314,6 +388,10 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
         if r in total.dups:
             where = total.dups[r]
             m.duplicate_of = first_row[where.partition] + where.b_row
+        if r in total.contained:
+            found = total.contained[r]
+            m.contained_in = first_row[found.at.partition] + found.at.b_row
+            m.contained_start, m.contained_chars = found.b_start, found.b_chars
         if m.status == CHECKABLE and r in starts_by_row:
             row_starts = starts_by_row[r]
             m.windows = len(row_starts)
@@ -330,50 +408,83 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
             b_ids[m.b_row] = best.b_id if best.b_id is not None else str(
                 m.b_row - file_first[part.file_index] + 1)
         matches.append(m)
-    summary = summarize(matches, settings, tokenizer, b_rows=running, windows_capped=0)
-    return DistributedResult(settings, a_rows, tokenizer, matches, summary, b_ids=b_ids)
+    summary = summarize(matches, settings, tokenizer, b_rows=running, windows_capped=0,
+                        windows_ignored=windows_ignored)
+    b_files = RowFiles(tuple(file_first[i] for i in sorted(file_first)),
+                       tuple(parts_paths[i] for i in sorted(file_first)))
+    return DistributedResult(settings, a_rows, tokenizer, matches, summary, b_ids=b_ids,
+                             b_files=b_files)
 
 
 def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
                       settings: Settings, *, b_fields: list[str] | None = None,
-                      b_id_field: str | None = None, b_format: str | None = None,
+                      b_id_field: str | None = None,
+                      b_options: ReadOptions = ReadOptions(role="b"),
                       blocksize: int = DEFAULT_BLOCKSIZE,
                       on_progress: Callable[[Progress], object] | None = None
                       ) -> DistributedResult:
     """Run the check on a Dask client: A indexed here, B streamed through the workers.
 
-    ``on_progress`` is called with a :class:`~ngram_core.check.Progress` of
-    stage ``"stream B"`` each time a partition is done.
+    With ``settings.max_b_rows``, B is streamed twice: once to count the B rows
+    holding each of A's windows, then to walk it without the windows found in
+    more than that many rows. ``on_progress`` is called with a
+    :class:`~ngram_core.check.Progress` of stage ``"stream B"`` as partitions
+    finish.
     """
-    from dask.distributed import as_completed
-    parts = plan_partitions(b_paths, b_format, blocksize)
+    parts = plan_partitions(b_paths, b_options, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
-    shared = client.scatter(index, broadcast=True, hash=False)
     choices: dict[int, tuple[list[str], str]] = {}
     for part in parts:
         if part.file_index not in choices:
             choices[part.file_index] = _field_choice(part, b_fields, b_id_field)
-    futures = [client.submit(walk_partition, part, *choices[part.file_index], shared,
-                             key=f"ngram-walk-{shared.key}-{part.index}", retries=2)
-               for part in parts]
+    passes = 1 if settings.max_b_rows is None else 2
+
+    def report(done: int) -> None:
+        if on_progress is not None:
+            on_progress(Progress("stream B", done, passes * len(parts)))
+
+    ignored: set[bytes] = set()
+    if settings.max_b_rows is not None:
+        rows_of: dict[bytes, int] = {}
+        for done, counted in enumerate(_over_partitions(client, count_partition, parts, choices,
+                                                        index), 1):
+            for key, rows in counted.counts.items():
+                rows_of[key] = rows_of.get(key, 0) + rows
+            report(done)
+        ignored = {key for key, rows in rows_of.items() if rows > settings.max_b_rows}
+        index = index.without(ignored)
     total = Combined()
-    for done, future in enumerate(as_completed(futures), 1):
-        partial = future.result()
-        if partial.error is not None:
+    for done, partial in enumerate(_over_partitions(client, walk_partition, parts, choices,
+                                                    index), (passes - 1) * len(parts) + 1):
+        total.add(partial)
+        report(done)
+    return assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored))
+
+
+def _over_partitions(client: Any, work: Callable[..., Any], parts: Sequence[Partition],
+                     choices: dict[int, tuple[list[str], str]], index: AIndex) -> Iterator[Any]:
+    """Run ``work(part, fields, id_field, index)`` on every partition; yield each result
+    as it finishes. The first result carrying an error cancels the rest and raises it."""
+    from dask.distributed import as_completed
+    shared = client.scatter(index, broadcast=True, hash=False)
+    futures = [client.submit(work, part, *choices[part.file_index], shared,
+                             key=f"ngram-{work.__name__}-{shared.key}-{part.index}", retries=2)
+               for part in parts]
+    for future in as_completed(futures):
+        result = future.result()
+        if result.error is not None:
             for other in futures:
                 other.cancel()
-            raise partial.error
-        total.add(partial)
+            raise result.error
         future.release()
-        if on_progress is not None:
-            on_progress(Progress("stream B", done, len(parts)))
-    return assemble(a_rows, a, tokenizer, settings, total, parts)
+        yield result
 
 
 def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
              a_fields: list[str] | None = None, a_id_field: str | None = None,
-             a_format: str | None = None, b_fields: list[str] | None = None,
-             b_id_field: str | None = None, b_format: str | None = None,
+             a_options: ReadOptions = ReadOptions(role="a"),
+             b_fields: list[str] | None = None, b_id_field: str | None = None,
+             b_options: ReadOptions = ReadOptions(role="b"),
              scheduler: str | None = None, workers: int | None = None,
              blocksize: int = DEFAULT_BLOCKSIZE,
              on_progress: Callable[[Progress], object] | None = None) -> DistributedResult:
@@ -385,7 +496,7 @@ def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
     """
     from dask.distributed import Client, LocalCluster
 
-    a_rows = load_rows([a_path], a_fields, a_id_field, a_format)
+    a_rows = load_rows([a_path], a_fields, a_id_field, a_options)
     b_paths = expand_paths(b_patterns)
     cluster = None
     if scheduler:
@@ -396,8 +507,8 @@ def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
         client = Client(cluster)
     try:
         return check_distributed(client, a_rows, b_paths, settings, b_fields=b_fields,
-                                 b_id_field=b_id_field, b_format=b_format, blocksize=blocksize,
-                                 on_progress=on_progress)
+                                 b_id_field=b_id_field, b_options=b_options,
+                                 blocksize=blocksize, on_progress=on_progress)
     finally:
         client.close()
         if cluster is not None:

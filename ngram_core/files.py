@@ -20,12 +20,19 @@ import glob
 import gzip
 import io
 from collections.abc import Iterable, Sequence
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from .errors import InputError
-from .readers import Row, Table, read_table, select_rows
+from .export import RowFiles
+from .steps import run_steps
+from .fields import (count_short_rows, detect_id_field, detect_text_fields_steps, field_stats,
+                     longer_fields, select_rows, short_rows_warning)
+from .readers import read_table
+from .table import ReadOptions, Row, Table, table_from_records
 
 COMPRESSED_SUFFIXES = (".gz", ".zst")
+#: Rows of each file whose token counts decide the "too short to match" warning.
+SHORT_SAMPLE_ROWS = 1000
 PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
@@ -112,11 +119,15 @@ def parquet_table(path: str, row_group: int | None = None, limit: int | None = N
     except Exception as e:        # any pyarrow failure is the file's fault
         raise InputError(path, f"is not a readable Parquet file: {e}") from None
     records = data.slice(0, limit).to_pylist() if limit else data.to_pylist()
-    return Table(path, "parquet", list(data.schema.names), records)
+    if not records:
+        return Table(path, "parquet", list(data.schema.names), [])
+    return table_from_records(path, "parquet", records)
 
 
-def read_path_table(path: str, format: str | None = None, head: int | None = None) -> Table:
-    """One file as a Table: Parquet, or text (decompressed when .gz or .zst).
+def read_path_table(path: str, options: ReadOptions = ReadOptions(),
+                    head: int | None = None) -> Table:
+    """One file as a Table: Parquet (nested columns flattened as JSON's are), or
+    text (decompressed when .gz or .zst), read with ``options``.
 
     ``head`` reads only the whole lines in the first ``head`` bytes (the first
     1,000 rows of a Parquet file), enough to detect its fields.
@@ -129,25 +140,59 @@ def read_path_table(path: str, format: str | None = None, head: int | None = Non
         data = read_file_bytes(path, head)
         if head is not None and len(data) == head:
             data = data[:data.rfind(b"\n") + 1] or data      # no line cut in half
-        table = read_table(data, strip_compression(path), format)
+        table = read_table(data, strip_compression(path), **options._asdict())
     table.source = path
     return table
 
 
+class FileRead(NamedTuple):
+    """What reading one file chose and found, for the command to say: its rows, the
+    text and id fields (detected or given; id None: row numbers), the reader's
+    notes (delimiter, header, which JSON array, encoding), and a warning when
+    most rows are too short to match."""
+    path: str
+    rows: int
+    text_fields: list[str]
+    id_field: str | None
+    notes: list[str]
+    warning: str | None = None
+
+
 def load_rows(paths: Iterable[str], fields: Sequence[str] | None = None,
-              id_field: str | None = None, format: str | None = None) -> list[Row]:
+              id_field: str | None = None, options: ReadOptions = ReadOptions()) -> list[Row]:
     """Read one or several files as one list of rows, numbered 1.. across them."""
+    return load_rows_by_file(paths, fields, id_field, options)[0]
+
+
+def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
+                      id_field: str | None = None, options: ReadOptions = ReadOptions(),
+                      n: int | None = None) -> tuple[list[Row], RowFiles, list[FileRead]]:
+    """:func:`load_rows`, which file (named as given) each row came from, and what
+    was read from each file (with n, the warning for rows too short to match,
+    judged on each file's first SHORT_SAMPLE_ROWS rows)."""
     rows: list[Row] = []
+    starts: list[int] = []
+    reads: list[FileRead] = []
     for path in paths:
+        starts.append(len(rows))
         try:
-            selected = select_rows(read_path_table(path, format),
-                                   list(fields) if fields else None, id_field)
+            table = read_path_table(path, options)
+            stats = field_stats(table)
+            chosen = list(fields) if fields else run_steps(detect_text_fields_steps(table, stats))
+            ident = detect_id_field(table) if id_field is None else (id_field or None)
+            selected = select_rows(table, chosen, id_field)
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
             raise
+        warning = None
+        if n is not None:
+            longer = longer_fields(stats, n, chosen)
+            sample = count_short_rows(selected[:SHORT_SAMPLE_ROWS], n)
+            warning = short_rows_warning(sample, chosen, longer)
+        reads.append(FileRead(path, len(selected), chosen, ident, table.notes, warning))
         for row in selected:
             rows.append(Row(len(rows) + 1, row.id, row.text))
-    return rows
+    return rows, RowFiles(tuple(starts), tuple(reads_path.path for reads_path in reads)), reads
 
 
 def expand_paths(patterns: Iterable[str]) -> list[str]:

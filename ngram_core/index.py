@@ -8,12 +8,18 @@ At most ``cap`` (32) positions are kept per window, the first ones in file
 order; ``capped`` counts the distinct windows that occurred more often than
 that, whose later positions were not kept.
 
+With ``max_b_rows`` K, a window found in more than K distinct B rows (a
+licence line, a prompt template, a famous quotation) is dropped from the
+index, so it matches nothing; the count of rows is exact, whatever the cap
+keeps. ``ignored`` counts those windows and ``most_repeated`` keeps the most
+frequent ones (B rows, window key), most rows first.
+
 Positions are global token positions in B's :class:`TokenizedRows`: the
 window starting at ``g`` covers tokens ``[g, g + n)`` of row ``r`` where
 ``offsets[r] <= g`` and ``g + n <= offsets[r + 1]``. Windows never cross rows::
 
     >>> from ngram_core.tokenize import Tokenizer, tokenize_rows
-    >>> from ngram_core.readers import Row
+    >>> from ngram_core.table import Row
     >>> b = tokenize_rows([Row(1, "1", "a b c"), Row(2, "2", "b c d")], Tokenizer())
     >>> index = build_index(b, n=2)
     >>> sorted(index.positions(b.buffer[4:12]))   # the window "b c": row 1 at 1, row 2 at 3
@@ -22,6 +28,7 @@ window starting at ``g`` covers tokens ``[g, g + n)`` of row ``r`` where
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 
 from .steps import Pacer, run_steps
@@ -29,6 +36,8 @@ from .tokenize import TokenizedRows
 
 N_MIN, N_MAX, N_DEFAULT = 5, 25, 13
 POSITION_CAP = 32
+#: How many of the ignored windows the index keeps to show, most rows first.
+MOST_REPEATED_KEPT = 20
 #: Windows indexed between two looks at the clock.
 CHUNK_WINDOWS = 2048
 
@@ -42,6 +51,9 @@ class WindowIndex:
     capped: int = 0
     #: whole-row token sequence -> first B row holding it (rows of >= 1 token)
     rows_by_tokens: dict = field(default_factory=dict)
+    max_b_rows: int | None = None
+    ignored: int = 0
+    most_repeated: list[tuple[int, bytes]] = field(default_factory=list)
 
     def positions(self, key: bytes) -> list[int]:
         value = self.table.get(key)
@@ -50,9 +62,10 @@ class WindowIndex:
         return [value] if type(value) is int else list(value)
 
 
-def build_index_steps(b: TokenizedRows, n: int, cap: int = POSITION_CAP):
+def build_index_steps(b: TokenizedRows, n: int, cap: int = POSITION_CAP,
+                      max_b_rows: int | None = None):
     """Index every window of every B row; yields windows done, returns the WindowIndex."""
-    index = WindowIndex(n, cap)
+    index = WindowIndex(n, cap, max_b_rows=max_b_rows)
     table = index.table
     get = table.get
     over: set = set()
@@ -87,10 +100,45 @@ def build_index_steps(b: TokenizedRows, n: int, cap: int = POSITION_CAP):
                 yield g
         if pacer.due():
             yield end
+    if max_b_rows is not None:
+        rows_of = yield from count_rows_steps(b, n)
+        ignored = [(rows, key) for key, rows in rows_of.items() if rows > max_b_rows]
+        for _, key in ignored:
+            del table[key]
+        over.difference_update(key for _, key in ignored)
+        ignored.sort(key=lambda item: (-item[0], item[1]))
+        index.ignored, index.most_repeated = len(ignored), ignored[:MOST_REPEATED_KEPT]
     index.capped = len(over)
     return index
 
 
-def build_index(b: TokenizedRows, n: int, cap: int = POSITION_CAP) -> WindowIndex:
+def count_rows_steps(b: TokenizedRows, n: int, only: Container[bytes] | None = None):
+    """How many distinct B rows hold each window: ``{window key: rows}`` (with
+    ``only``, just for the windows in it: the Dask engine counts A's windows).
+
+    A window repeated inside one row counts once for it::
+
+        >>> from ngram_core.tokenize import Tokenizer, tokenize_rows
+        >>> from ngram_core.table import Row
+        >>> b = tokenize_rows([Row(1, "1", "a b a b"), Row(2, "2", "a b")], Tokenizer())
+        >>> sorted(run_steps(count_rows_steps(b, 2)).values())   # "a b" in 2 rows, "b a" in 1
+        [1, 2]
+    """
+    rows_of: dict[bytes, int] = {}
+    get = rows_of.get
+    buf, width, offsets = b.buffer, 4 * n, b.offsets
+    pacer = Pacer()
+    for r in range(len(offsets) - 1):
+        start, end = offsets[r], offsets[r + 1]
+        keys = {buf[4 * h:4 * h + width] for h in range(start, end - n + 1)}
+        for key in keys if only is None else [k for k in keys if k in only]:
+            rows_of[key] = get(key, 0) + 1
+        if pacer.due():
+            yield end
+    return rows_of
+
+
+def build_index(b: TokenizedRows, n: int, cap: int = POSITION_CAP,
+                max_b_rows: int | None = None) -> WindowIndex:
     """:func:`build_index_steps` run to the end."""
-    return run_steps(build_index_steps(b, n, cap))
+    return run_steps(build_index_steps(b, n, cap, max_b_rows))

@@ -11,7 +11,11 @@ For each A row (``tokens`` long, n the window size):
   row. The **best B row** holds it; ties go to the B row first in file B,
   then the earliest A start, then the earliest B start;
 * **duplicate_of**: the first B row whose whole token sequence equals the A
-  row's (any length >= 1: short rows too).
+  row's (any length >= 1: short rows too);
+* **contained_in**: for a short row (fewer than n tokens) of at least
+  ``short_min`` tokens, the first B row in file order whose tokens hold the
+  whole row contiguously, at the earliest position there (every B position is
+  seen: neither the cap nor the frequency filter applies).
 
 Worked example with n = 3: A = ``x a b c d y`` and B row 0 = ``a b c d``.
 Windows ``a b c`` (A start 1) and ``b c d`` (A start 2) match on one diagonal,
@@ -22,6 +26,7 @@ A start 1, B start 0.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .index import WindowIndex
@@ -55,6 +60,9 @@ class RowMatch:
     duplicate_of: int | None = None
     a_chars: tuple[int, int] | None = None
     b_chars: tuple[int, int] | None = None
+    contained_in: int | None = None
+    contained_start: int | None = None           # token index in that B row
+    contained_chars: tuple[int, int] | None = None
 
     @property
     def share(self) -> float:
@@ -208,8 +216,72 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
     return results
 
 
+ShortRows = dict[bytes, list[tuple[int, bytes]]]
+
+
+def short_rows_by_prefix(a: TokenizedRows, n: int, short_min: int) -> ShortRows:
+    """The A rows to test for containment (``short_min <= tokens < n``; none when
+    ``short_min`` is 0), keyed by their first ``short_min`` tokens:
+    ``{prefix: [(a_row, whole row key), ...]}``."""
+    by_prefix: ShortRows = {}
+    if short_min > 0:
+        for r in range(len(a.rows)):
+            if short_min <= a.length(r) < n:
+                key = a.row_key(r)
+                by_prefix.setdefault(key[:4 * short_min], []).append((r, key))
+    return by_prefix
+
+
+def contained_in_row(by_prefix: ShortRows, short_min: int, buf: bytes, start: int,
+                     end: int) -> Iterator[tuple[int, int]]:
+    """Every ``(a_row, b_start)`` whose whole row lies in B tokens ``[start, end)``,
+    by position (``b_start`` counts from ``start``); a row may come more than once."""
+    get = by_prefix.get
+    width = 4 * short_min
+    for g in range(start, end - short_min + 1):
+        candidates = get(buf[4 * g:4 * g + width])
+        if candidates is not None:
+            for a_row, key in candidates:
+                stop = 4 * g + len(key)
+                if stop <= 4 * end and buf[4 * g:stop] == key:
+                    yield a_row, g - start
+
+
+def contained_steps(a: TokenizedRows, b: TokenizedRows, n: int, short_min: int):
+    """Short A rows found whole inside one B row: ``{a_row: (b_row, b_start)}``.
+
+    B is scanned once in file order: each window of ``short_min`` tokens is
+    looked up among the short rows' first ``short_min`` tokens and a hit is
+    compared in full, so the first B row and the earliest position win. With
+    n = 5 and short_min = 2, A row ``c d e`` is contained in B row
+    ``b c d e f`` at token 1::
+
+        >>> from ngram_core.tokenize import Tokenizer, tokenize_rows
+        >>> from ngram_core.table import Row
+        >>> t = Tokenizer()
+        >>> a = tokenize_rows([Row(1, "1", "c d e")], t)
+        >>> b = tokenize_rows([Row(1, "1", "c d"), Row(2, "2", "b c d e f")], t)
+        >>> run_steps(contained_steps(a, b, n=5, short_min=2))
+        {0: (1, 1)}
+    """
+    by_prefix = short_rows_by_prefix(a, n, short_min)
+    found: dict[int, tuple[int, int]] = {}
+    wanted = sum(map(len, by_prefix.values()))
+    pacer = Pacer()
+    for b_row in range(len(b.offsets) - 1 if wanted else 0):
+        for a_row, b_start in contained_in_row(by_prefix, short_min, b.buffer,
+                                               b.offsets[b_row], b.offsets[b_row + 1]):
+            found.setdefault(a_row, (b_row, b_start))
+        if len(found) == wanted:
+            break
+        if pacer.due():
+            yield b.offsets[b_row + 1]
+    return found
+
+
 def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenizer):
-    """Fill ``a_chars``/``b_chars`` for every row with a span; yields rows done."""
+    """Fill ``a_chars``/``b_chars`` for every row with a span, and ``contained_chars``
+    for every contained row; yields rows done."""
     pacer = Pacer()
     for count, m in enumerate(matches, 1):
         if m.span:
@@ -217,6 +289,10 @@ def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenize
             b_spans = yield from tokenizer.spans_steps(b.rows[m.b_row].text)
             m.a_chars = (a_spans[m.a_start][0], a_spans[m.a_start + m.span - 1][1])
             m.b_chars = (b_spans[m.b_start][0], b_spans[m.b_start + m.span - 1][1])
+        if m.contained_in is not None:
+            b_spans = yield from tokenizer.spans_steps(b.rows[m.contained_in].text)
+            first = m.contained_start
+            m.contained_chars = (b_spans[first][0], b_spans[first + m.tokens - 1][1])
         if pacer.due():
             yield count
 

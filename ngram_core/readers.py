@@ -1,69 +1,56 @@
-"""Stage 1: bytes of a file -> a :class:`Table` of records -> a list of :class:`Row`.
+r"""Stage 1: bytes of a file -> a :class:`Table` of flat records.
 
-Formats: JSON (an array of objects or strings, or an object holding such an
-array), JSONL/NDJSON, CSV and TSV (header row, quoted fields may hold
-newlines), and plain text (one row per line). The format comes from the file
-name's extension and is sniffed from the content when the extension is missing
-or wrong (a ``.json`` file holding one object per line is read as JSONL).
-Text is UTF-8 with or without a BOM; UTF-16 with a BOM is read too.
+Formats: JSON (an array of objects or strings, or an object holding such
+arrays at any depth), JSONL/NDJSON, delimited text (comma, semicolon, tab or
+pipe; with or without a header row; quoted fields may hold newlines) and plain
+text (one row per line, per paragraph, or the whole file). This module decodes
+the bytes, picks the format and hands the text to the format's reader:
+:mod:`~ngram_core.json_rows`, :mod:`~ngram_core.delimited`, or the plain-text
+reader here. The format comes from the file name's extension and
+is sniffed from the content when the extension is missing or wrong (a
+``.json`` file holding one object per line is read as JSONL). Text is UTF-8
+with or without a BOM, UTF-16 with a BOM, or Windows-1252 when it is not UTF-8
+but plainly reads as Windows-1252 (the Table's notes say so).
+
+A record's fields are its leaf paths joined with ``.``; a list of scalars is
+one field, its values joined with a newline, and so is each key path inside a
+list of objects (:func:`~ngram_core.table.flatten_record`). A JSON document's rows are the items
+of one of its arrays (:func:`read_table`'s ``records``). Which field is the
+text and which the id, and the Rows, are :mod:`ngram_core.fields`' business.
 
 Every problem raises :class:`~ngram_core.errors.InputError` naming the file and
 the line (or row), never a bare parser exception::
 
-    >>> t = read_table(b'[{"id": "q1", "question": "Who?"}]', "a.json")
-    >>> t.format, t.fields
-    ('json', ['id', 'question'])
-    >>> select_rows(t)[0]
-    Row(number=1, id='q1', text='Who?')
+    >>> t = read_table(b'[{"id": "q1", "question": {"stem": "Who?", "choices": ['
+    ...                b'{"text": "Me", "label": "A"}, {"text": "You", "label": "B"}]}}]',
+    ...                "a.json")
+    >>> t.fields
+    ['id', 'question.stem', 'question.choices.text', 'question.choices.label']
+    >>> t.records[0]["question.choices.text"], t.list_fields
+    ('Me\nYou', ['question.choices.text', 'question.choices.label'])
+    >>> t = read_table(b"id;text\r\n1;Hello, world\r\n", "a.csv")
+    >>> t.format, t.delimiter, t.header, t.notes
+    ('csv', ';', True, ['semicolon-separated, first row read as the header'])
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
-from dataclasses import dataclass, field
-from typing import NamedTuple
 
+from .delimited import DELIMITERS, consistent_delimiter, read_delimited_steps
 from .errors import InputError
+from .json_rows import parses_as_json, read_json_steps, read_jsonl_steps
 from .steps import Pacer, run_steps
-
-#: Names a text field usually has, most likely first (matched case-insensitively).
-TEXT_FIELD_NAMES = ("text", "question", "prompt", "input", "content", "sentence",
-                    "instruction", "query", "problem", "passage", "document",
-                    "code", "context", "body", "premise", "article", "goal")
-#: Names an id field usually has; any other ``*_id`` / ``*id`` field comes next.
-ID_FIELD_NAMES = ("id", "_id", "uid", "uuid", "task_id", "question_id", "qid",
-                  "doc_id", "example_id", "idx", "index", "key")
+from .table import LINE_BREAK, TEXT_ROWS, ReadOptions, Table, split_lines
 
 FORMAT_BY_EXTENSION = {
     ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl",
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": "text", ".text": "text",
 }
 FORMATS = ("json", "jsonl", "csv", "tsv", "text")
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_OTHER_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+ROLES = (None, "a", "b")
 
 
-def split_lines(text: str) -> list[str]:
-    r"""Split at ``\r\n``, ``\r`` or ``\n`` only, not at the other breaks that
-    ``str.splitlines`` knows; a final break leaves a last empty piece::
-
-        >>> split_lines("a\r\nb\u2028c\rd\n")
-        ['a', 'b\u2028c', 'd', '']
-    """
-    if _OTHER_BREAKS.search(text):
-        return _LINE_BREAK.split(text)
-    lines = text.splitlines()
-    if text.endswith(("\n", "\r")):
-        lines.append("")
-    return lines
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _BINARY_MAGIC = (
     (b"\x89PNG", "a PNG image"), (b"PK\x03\x04", "a zip archive"),
     (b"\x1f\x8b", "a gzip archive"), (b"%PDF", "a PDF document"),
@@ -73,46 +60,33 @@ _BINARY_MAGIC = (
 )
 
 
-@dataclass
-class Table:
-    """The records of one file before any field is chosen.
-
-    ``records`` are dicts from field name to the parsed value (strings for
-    CSV, TSV and text; any JSON value for JSON and JSONL). ``lines`` gives the
-    1-based line each record starts on, for messages.
-    """
-    source: str
-    format: str
-    fields: list[str]
-    records: list[dict]
-    lines: list[int] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.records)
-
-
-class Row(NamedTuple):
-    """One row to check: its 1-based number in its file, its id and its text.
-
-    A row is *blank* when its text is empty or only whitespace (a missing or
-    null field gives the empty string).
-    """
-    number: int
-    id: str
-    text: str
-
-    @property
-    def blank(self) -> bool:
-        return not self.text or self.text.isspace()
-
-
 # --- bytes -> str ---------------------------------------------------------
 
-def decode_text(data: bytes, source: str) -> str:
-    """Decode a file's bytes: UTF-8 (BOM optional) or UTF-16 with a BOM.
+_UTF8_BOM = b"\xef\xbb\xbf"
+#: C0 controls other than tab, line feed and carriage return, and DEL.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}"
+                            rb"|[\xf0-\xf4][\x80-\xbf]{3}")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+#: Accented letters that are words on their own (French à, Spanish ó, ...).
+_LONE_LETTERS = frozenset("àáèéíòóúùÀÁÈÉÓÒ")
 
-    Binary files, NUL bytes and invalid UTF-8 raise an InputError with the
-    line of the first bad byte.
+
+def decode_text(data: bytes, source: str) -> str:
+    """A file's bytes as text (see :func:`decode_bytes`)."""
+    return decode_bytes(data, source)[0]
+
+
+def decode_bytes(data: bytes, source: str) -> tuple[str, str]:
+    """Decode a file's bytes: ``(text, encoding)``.
+
+    UTF-8 (BOM optional) or UTF-16 with a BOM; bytes that are not UTF-8 but
+    read plainly as Windows-1252 (:func:`windows_1252`) are read as that.
+    Binary files, NUL bytes, UTF-16 without a BOM and other bytes raise an
+    InputError with the line of the first bad byte::
+
+        >>> decode_bytes(b"caf\\xe9", "a.txt")
+        ('café', 'windows-1252')
     """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
@@ -120,37 +94,82 @@ def decode_text(data: bytes, source: str) -> str:
         except UnicodeDecodeError as e:
             raise InputError(source, f"starts with a UTF-16 byte-order mark but is not "
                                      f"valid UTF-16 ({e.reason}); save it as UTF-8") from None
-        return _without_nul(text, source)
+        return _without_nul(text, source), "utf-16"
     for magic, what in _BINARY_MAGIC:
         if data.startswith(magic):
             raise InputError(source, f"looks like {what}, not a text file")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if looks_like_utf16(data):
+        at = data.find(b"\x00")
+        raise InputError(source, "looks like UTF-16 text without a byte-order mark (a NUL "
+                                 "byte in every other position); save it as UTF-8",
+                         line=data.count(b"\n", 0, at) + 1)
+    bom = data.startswith(_UTF8_BOM)
     try:
-        text = data.decode("utf-8")
+        text = data[3:].decode("utf-8") if bom else data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise InputError(source, f"is not valid UTF-8 (byte 0x{data[e.start]:02x} at "
-                                 f"column {column}); save it as UTF-8", line=line) from None
-    return _without_nul(text, source)
+        fallback = None if bom else windows_1252(data)
+        if fallback is None:
+            raise _not_utf8(data, e.start + 3 * bom, source) from None
+        return fallback, "windows-1252"
+    return _without_nul(text, source), "utf-8"
+
+
+def _not_utf8(data: bytes, at: int, source: str) -> InputError:
+    line = data.count(b"\n", 0, at) + 1
+    column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+    return InputError(source, f"is not valid UTF-8 (byte 0x{data[at]:02x} at column "
+                              f"{column}); save it as UTF-8", line=line)
+
+
+def looks_like_utf16(data: bytes, sample: int = 4096) -> bool:
+    """True when, in the first ``sample`` bytes, at least half (and two) of the
+    odd (or even) positions are NUL and no even (or odd) one is: ASCII text in
+    UTF-16 with no byte-order mark. ``"[1]".encode("utf-16-le")`` -> True;
+    ``b"ab\\x00c"`` -> False.
+    """
+    head = data[:sample - sample % 2]
+    pairs = len(head) // 2
+    if pairs < 2:
+        return False
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    enough = max(2, pairs / 2)
+    return (odd >= enough and even == 0) or (even >= enough and odd == 0)
+
+
+def windows_1252(data: bytes) -> str | None:
+    """The bytes as Windows-1252 text when that reading is plainly right, else None.
+
+    Right means: every byte is defined in Windows-1252; no control character
+    but tab, CR and LF; no valid UTF-8 multi-byte sequence (that would be
+    UTF-8 with damage, not another encoding); and every non-ASCII letter
+    touches another letter or digit, or is one of the accented letters that
+    are words on their own (``à``). So ``"caf\\xe9"`` reads as ``café`` and
+    ``"bad \\xff here"`` (a lone ``ÿ``) is refused.
+    """
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+    if _CONTROL.search(text) or _UTF8_SEQUENCE.search(data):
+        return None
+    for m in _NON_ASCII.finditer(text):
+        c, at = m.group(), m.start()
+        if not c.isalpha() or c in _LONE_LETTERS:
+            continue
+        before = text[at - 1] if at else " "
+        after = text[at + 1] if at + 1 < len(text) else " "
+        if not (before.isalnum() or after.isalnum()):
+            return None
+    return text
 
 
 def _without_nul(text: str, source: str) -> str:
     at = text.find("\x00")
     if at >= 0:
-        line = len(_LINE_BREAK.findall(text, 0, at)) + 1
+        line = len(LINE_BREAK.findall(text, 0, at)) + 1
         raise InputError(source, "contains a NUL character: this looks like a binary "
                                  "file, not text", line=line)
     return text
-
-
-def _clean(s: str) -> str:
-    """Replace lone surrogates (JSON can spell them as \\ud800) by U+FFFD.
-
-    One code point stays one code point, so character offsets are unchanged.
-    """
-    return _SURROGATE.sub("\ufffd", s) if _SURROGATE.search(s) else s
 
 
 # --- str -> Table -----------------------------------------------------------
@@ -164,360 +183,148 @@ def format_from_name(name: str) -> str | None:
     return None
 
 
-def read_table(data: bytes, name: str, format: str | None = None) -> Table:
-    """Read a whole file into a Table; ``format`` forces one of FORMATS."""
-    return run_steps(read_table_steps(data, name, format))
+def read_table(data: bytes, name: str, format: str | None = None, *, role: str | None = None,
+               records: str | None = None, delimiter: str | None = None,
+               header: bool | None = None, text_rows: str | None = None) -> Table:
+    """Read a whole file into a Table (see :func:`read_table_steps`)."""
+    return run_steps(read_table_steps(data, name, format, role=role, records=records,
+                                      delimiter=delimiter, header=header, text_rows=text_rows))
 
 
-def read_table_steps(data: bytes, name: str, format: str | None = None):
-    """:func:`read_table` as a generator: yields records read, returns the Table."""
-    if format is not None and format not in FORMATS:
-        raise InputError(name, f"unknown format {format!r}; use one of {', '.join(FORMATS)}")
-    text = decode_text(data, name)
+def read_table_steps(data: bytes, name: str, format: str | None = None, *,
+                     role: str | None = None, records: str | None = None,
+                     delimiter: str | None = None, header: bool | None = None,
+                     text_rows: str | None = None):
+    """:func:`read_table` as a generator: yields records read, returns the Table.
+
+    The keyword arguments are :class:`~ngram_core.table.ReadOptions`' fields
+    (``read_table(data, name, **options._asdict())``); None detects.
+    """
+    options = _options(name, ReadOptions(format, role, records, delimiter, header, text_rows))
+    text, encoding = decode_bytes(data, name)
     if not text.strip():
         raise InputError(name, "is empty: it has no rows")
-    fmt = format or _sniff(text, format_from_name(name))
-    reader = {"json": _read_json, "jsonl": _read_jsonl, "csv": _read_delimited,
-              "tsv": _read_delimited, "text": _read_text}[fmt]
-    table = yield from reader(text, name, fmt)
+    fmt = format or _sniff(text, format_from_name(name), options.delimiter)
+    _check_options_fit(name, fmt, options)
+    reader = {"json": read_json_steps, "jsonl": read_jsonl_steps, "csv": read_delimited_steps,
+              "tsv": read_delimited_steps, "text": read_text_steps}[fmt]
+    table = yield from reader(text, name, fmt, options)
     if not table.records:
         raise InputError(name, "has no rows")
+    table.encoding = encoding
+    if encoding == "windows-1252":
+        table.notes.insert(0, "not UTF-8: read as Windows-1252")
     return table
 
 
-def _sniff(text: str, by_extension: str | None) -> str:
+def _options(name: str, options: ReadOptions) -> ReadOptions:
+    """Check the options; a delimiter's name becomes its character."""
+    if options.format is not None and options.format not in FORMATS:
+        raise InputError(name, f"unknown format {options.format!r}; use one of "
+                               f"{', '.join(FORMATS)}")
+    if options.role not in ROLES:
+        raise InputError(name, f"unknown role {options.role!r}; use 'a' (test set) or 'b' "
+                               f"(training)")
+    delimiter = options.delimiter
+    if delimiter is not None:
+        by_name = {v: k for k, v in DELIMITERS.items()}
+        delimiter = by_name.get(delimiter.lower(), delimiter) if delimiter else delimiter
+        if len(delimiter) != 1 or delimiter in "\"\r\n":
+            raise InputError(name, f"cannot split fields at {delimiter!r}; use one character "
+                                   f"such as comma, semicolon, tab or pipe")
+    if options.header not in (None, True, False):
+        raise InputError(name, f"header must be True, False or None, not {options.header!r}")
+    if options.text_rows not in (None, *TEXT_ROWS):
+        raise InputError(name, f"text rows must be one of {', '.join(TEXT_ROWS)}, "
+                               f"not {options.text_rows!r}")
+    return options._replace(delimiter=delimiter)
+
+
+def _check_options_fit(name: str, fmt: str, options: ReadOptions) -> None:
+    if fmt in ("json", "jsonl", "text") and (options.delimiter or options.header is not None):
+        raise InputError(name, f"is read as {fmt.upper()}: a delimiter and a header row "
+                               f"apply to CSV and TSV files only")
+    if fmt != "json" and options.records:
+        raise InputError(name, f"is read as {fmt.upper()}: choosing the array the rows are "
+                               f"in ({options.records!r}) applies to a JSON document only")
+    if fmt != "text" and options.text_rows not in (None, "line"):
+        raise InputError(name, f"is read as {fmt.upper()}: rows by {options.text_rows} "
+                               f"apply to plain-text files only")
+
+
+def _sniff(text: str, by_extension: str | None, delimiter: str | None = None) -> str:
     """Pick the format from the content, trusting the extension where it fits."""
     head = text.lstrip()
-    if head[:1] in ("[", "{"):
-        first_line = _LINE_BREAK.split(head, 1)[0]
+    if head[:1] in ("[", "{") and not delimiter:
+        first_line = LINE_BREAK.split(head, 1)[0]
         if by_extension == "jsonl":
-            return "json" if head[:1] == "[" and _parses(head) else "jsonl"
-        if head[:1] == "{" and first_line.strip() != head.strip() and _parses(first_line):
+            return "json" if head[:1] == "[" and parses_as_json(head) else "jsonl"
+        if head[:1] == "{" and first_line.strip() != head.strip() and parses_as_json(first_line):
             return "jsonl"
-        if by_extension in (None, "json") or _parses(head):
+        if by_extension in (None, "json") or parses_as_json(head):
             return "json"
     if by_extension in ("json", "jsonl"):
         return by_extension      # not JSON at all: let its reader say where
-    first_line = _LINE_BREAK.split(text, 1)[0]
+    if delimiter:
+        return "tsv" if delimiter == "\t" else "csv"
     if by_extension in ("csv", "tsv"):
-        if "\t" in first_line and "," not in first_line:
-            return "tsv"
-        if "," in first_line and "\t" not in first_line:
-            return "csv"
-        return by_extension
+        return by_extension      # the reader detects the delimiter
     if by_extension == "text":
         return "text"
+    first_line = LINE_BREAK.split(text, 1)[0]
     if "\t" in first_line:
         return "tsv"
-    if "," in first_line and _consistent_csv(text):
-        return "csv"
+    found = consistent_delimiter(text)
+    if found is not None:
+        return "tsv" if found == "\t" else "csv"
     return "text"
 
 
-#: Deepest JSON nesting read. Deeper documents are refused before parsing:
-#: in the browser the parser's recursion would overflow the WebAssembly stack
-#: and kill the interpreter, taking the page with it.
-MAX_JSON_DEPTH = 100
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+# --- plain text -----------------------------------------------------------------
 
+def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
+    r"""Plain text: one row per line (default), per paragraph, or the whole file.
 
-def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
-    """True when brackets outside strings nest deeper than ``limit``.
+    A paragraph is a block of lines between blank (or whitespace-only) lines,
+    kept with its inner line breaks; a row's line is where it starts. A final
+    line break ends the last row::
 
-    Each pass deletes the innermost ``[]``/``{}`` pairs, so a document of depth
-    d empties in d passes: ``json_too_deep("[[1]]", 1)`` is True.
+        >>> text = "A wrapped\nline.\n\n  \nNext one.\n"
+        >>> t = run_steps(read_text_steps(text, "b.txt", "text", ReadOptions(text_rows="paragraph")))
+        >>> [r["text"] for r in t.records], t.lines
+        (['A wrapped\nline.', 'Next one.'], [1, 5])
     """
-    if text.count("[") + text.count("{") <= limit:
-        return False
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-    for _ in range(limit):
-        inner = _EMPTY_PAIR.sub("", brackets)
-        if inner == brackets or not inner:
-            return False          # empty: shallow enough; stuck: unbalanced, json says so
-        brackets = inner
-    return bool(brackets)
-
-
-def _loads(text: str):
-    """json.loads, refusing nesting deeper than MAX_JSON_DEPTH first."""
-    if json_too_deep(text):
-        raise RecursionError
-    return json.loads(text)
-
-
-def _parses(text: str) -> bool:
-    try:
-        _loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
-
-
-def _consistent_csv(text: str) -> bool:
-    sample = list(zip(range(20), csv.reader(io.StringIO(text[:65536], newline=""))))
-    widths = {len(r) for _, r in sample[:-1] if r} or {len(sample[0][1])}
-    return len(widths) == 1 and widths.pop() >= 2
-
-
-def _json_error(name: str, e: Exception, line_offset: int = 0) -> InputError:
-    if isinstance(e, json.JSONDecodeError):
-        return InputError(name, f"is not valid JSON: {e.msg} (column {e.colno})",
-                          line=e.lineno + line_offset)
-    if isinstance(e, RecursionError):
-        return InputError(name, f"is not usable JSON: nested more than {MAX_JSON_DEPTH} "
-                                f"levels deep",
-                          line=(line_offset + 1) if line_offset else None)
-    return InputError(name, f"is not usable JSON: {e}",
-                      line=(line_offset + 1) if line_offset else None)
-
-
-def _record(value, name: str, what: str, **where) -> dict:
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, str):
-        return {"text": value}
-    kind = {list: "an array", bool: "a boolean", int: "a number", float: "a number",
-            type(None): "null"}.get(type(value), type(value).__name__)
-    raise InputError(name, f"{what} is {kind}; each row must be an object or a string",
-                     **where)
-
-
-def _read_json(text: str, name: str, fmt: str):
     yield 0
-    try:
-        value = _loads(text)
-    except (ValueError, RecursionError) as e:
-        raise _json_error(name, e) from None
-    if isinstance(value, dict):
-        arrays = [(k, v) for k, v in value.items() if isinstance(v, list)
-                  and v and all(isinstance(x, (dict, str)) for x in v)]
-        if not arrays:
-            if any(isinstance(v, (str, list)) for v in value.values()) or not value:
-                raise InputError(name, "is a JSON object that holds no array of rows; "
-                                       "expected an array of objects or strings")
-            arrays = [("", [value])]      # a single object is a single row
-        value = max(arrays, key=lambda kv: len(kv[1]))[1]
-    if not isinstance(value, list):
-        _record(value, name, "the top level of the JSON")
-    records, pacer = [], Pacer()
-    for i, v in enumerate(value, 1):
-        records.append(_record(v, name, f"item {i}", row=i))
-        if pacer.due():
-            yield len(records)
-    fields = yield from _fields_steps(records)
-    return Table(name, fmt, fields, records, [])
-
-
-def _read_jsonl(text: str, name: str, fmt: str):
-    records, lines, pacer = [], [], Pacer()
-    for number, line in enumerate(split_lines(text), 1):
-        if pacer.due():
-            yield len(records)
-        if not line.strip():
-            continue
-        try:
-            value = _loads(line)
-        except (ValueError, RecursionError) as e:
-            if isinstance(e, json.JSONDecodeError):
-                raise InputError(name, f"is not valid JSON Lines: {e.msg} (column {e.colno})",
-                                 line=number) from None
-            raise _json_error(name, e, number - 1) from None
-        records.append(_record(value, name, "this line", line=number))
-        lines.append(number)
-    fields = yield from _fields_steps(records)
-    return Table(name, fmt, fields, records, lines)
-
-
-def _read_delimited(text: str, name: str, fmt: str):
-    delimiter = "\t" if fmt == "tsv" else ","
-    old_limit = csv.field_size_limit()
-    csv.field_size_limit(max(old_limit, len(text) + 1))
-    try:
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-        header, records, lines, start = None, [], [], 1
-        pacer = Pacer()
-        try:
-            for cells in reader:
-                if not cells or cells == [""] and header is not None:
-                    start = reader.line_num + 1
-                    continue
-                if header is None:
-                    header = _header(cells, name)
-                elif len(cells) != len(header):
-                    raise InputError(name, f"has {len(cells)} fields where the header has "
-                                           f"{len(header)}", line=start)
-                else:
-                    records.append(dict(zip(header, cells)))
-                    lines.append(start)
-                    if pacer.due():
-                        yield len(records)
-                start = reader.line_num + 1
-        except csv.Error as e:
-            raise InputError(name, f"is not valid {fmt.upper()}: {e}", line=start) from None
-    finally:
-        csv.field_size_limit(old_limit)
-    if header is not None and not records:
-        raise InputError(name, "has a header row but no rows under it")
-    return Table(name, fmt, header or [], records, lines)
-
-
-def _header(cells: list[str], name: str) -> list[str]:
-    header, seen = [], {}
-    for i, cell in enumerate(cells, 1):
-        label = _clean(cell.strip()) or f"column_{i}"
-        if label in seen:
-            raise InputError(name, f"has two columns named {label!r} (columns {seen[label]} "
-                                   f"and {i}); rename one so the text field is unambiguous",
-                             line=1)
-        seen[label] = i
-        header.append(label)
-    return header
-
-
-def _read_text(text: str, name: str, fmt: str):
-    yield 0
+    if options.text_rows == "file":
+        return Table(name, fmt, ["text"], [{"text": text}], [1])
     lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()                       # a final line break ends the last row
+    if options.text_rows == "paragraph":
+        starts, rows = _paragraphs(lines)
+    else:
+        starts, rows = list(range(1, len(lines) + 1)), lines
     records, pacer = [], Pacer()
-    for line in lines:
-        records.append({"text": line})
+    for row in rows:
+        records.append({"text": row})
         if pacer.due():
             yield len(records)
-    return Table(name, fmt, ["text"], records, list(range(1, len(lines) + 1)))
+    return Table(name, fmt, ["text"], records, starts)
 
 
-def _fields_steps(records: list[dict]):
-    """Field names in first-seen order; keys with lone surrogates are repaired."""
-    seen: dict[str, None] = {}
-    pacer = Pacer()
-    for record in records:
-        for key in record:
-            if key not in seen:
-                seen[key] = None
-        if pacer.due():
-            yield len(seen)
-    if any(_SURROGATE.search(key) for key in seen):
-        for i, record in enumerate(records):
-            records[i] = {_clean(k): v for k, v in record.items()}
-        return list(dict.fromkeys(_clean(k) for k in seen))
-    return list(seen)
-
-
-# --- Table -> rows ---------------------------------------------------------
-
-def _is_text(value) -> bool:
-    return isinstance(value, str) and bool(value.strip()) and not _NUMBER.fullmatch(value.strip())
-
-
-def _string_share(table: Table, name: str, sample: int = 200) -> float:
-    present = [r[name] for r in table.records[:sample] if r.get(name) is not None]
-    if not present:
-        return 0.0
-    return sum(map(_is_text, present)) / len(present)
-
-
-def detect_id_field(table: Table) -> str | None:
-    """The id field: a common name (id, _id, uid, task_id...), else any ``*_id``."""
-    by_lower = {f.lower(): f for f in table.fields}
-    for name in ID_FIELD_NAMES:
-        if name in by_lower:
-            return by_lower[name]
-    for f in table.fields:
-        if f.lower().endswith(("_id", "-id")):
-            return f
-    return None
-
-
-def detect_text_fields(table: Table) -> list[str]:
-    """The text field: a common name holding mostly text, else the first such field.
-
-    ``{"id": "x1", "label": 3, "question": "Who?"}`` -> ``["question"]``.
-    """
-    return run_steps(detect_text_fields_steps(table))
-
-
-def detect_text_fields_steps(table: Table):
-    """:func:`detect_text_fields` as steps (a file may have 10,000 columns)."""
-    id_field = detect_id_field(table)
-    by_lower = {f.lower(): f for f in table.fields}
-    for name in TEXT_FIELD_NAMES:
-        f = by_lower.get(name)
-        if f is not None and _string_share(table, f) >= 0.5:
-            return [f]
-    candidates = [f for f in table.fields if f != id_field]
-    pacer = Pacer()
-    for i, f in enumerate(candidates):
-        if _string_share(table, f, 50) >= 0.5:
-            return [f]
-        if pacer.due():
-            yield i
-    for f in candidates + [id_field]:
-        if f is not None and any(isinstance(r.get(f), str) for r in table.records[:1000]):
-            return [f]
-    return table.fields[:1]
-
-
-def _as_text(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return _clean(value)
-    return _clean(json.dumps(value, ensure_ascii=False))
-
-
-def select_rows(table: Table, text_fields: list[str] | None = None,
-                id_field: str | None = None) -> list[Row]:
-    """Turn records into Rows (see :func:`select_rows_steps`)."""
-    return run_steps(select_rows_steps(table, text_fields, id_field))
-
-
-def select_rows_steps(table: Table, text_fields: list[str] | None = None,
-                      id_field: str | None = None):
-    """Turn records into Rows: the chosen text fields joined by a newline, and an id.
-
-    Missing or null text fields are left out of the join; a row with none is
-    blank. ``id_field=None`` detects the id field and ``""`` asks for none;
-    without one the row number is the id. A field that no record has raises an
-    InputError naming the fields the file does have.
-    """
-    fields = list(text_fields) if text_fields else (yield from detect_text_fields_steps(table))
-    if id_field is None:
-        id_field = detect_id_field(table)
-    elif id_field == "":
-        id_field = None                   # asked for row numbers
-    elif id_field not in table.fields:
-        raise _missing_field(table, id_field, "id")
-    for f in fields:
-        if f not in table.fields:
-            raise _missing_field(table, f, "text")
-    rows = []
-    any_text = False
-    pacer = Pacer()
-    for number, record in enumerate(table.records, 1):
-        if pacer.due():
-            yield number
-        parts = [_as_text(record.get(f)) for f in fields if record.get(f) is not None]
-        any_text = any_text or bool(parts)
-        ident = record.get(id_field) if id_field else None
-        rows.append(Row(number, str(number) if ident is None else _as_text(ident),
-                        "\n".join(parts)))
-    if not any_text:
-        raise InputError(table.source, f"no row has a value in the text field "
-                                       f"{', '.join(map(repr, fields))}")
-    return rows
-
-
-def _missing_field(table: Table, name: str, role: str) -> InputError:
-    shown = ", ".join(repr(_clean(f)) for f in table.fields[:20])
-    more = f" and {len(table.fields) - 20} more" if len(table.fields) > 20 else ""
-    return InputError(table.source, f"has no field {_clean(name)!r} to use as the {role} "
-                                    f"field; its fields are {shown}{more}")
-
-
-def read_rows(data: bytes, name: str, text_fields: list[str] | None = None,
-              id_field: str | None = None, format: str | None = None) -> list[Row]:
-    """``read_table`` then ``select_rows``: the one call most callers need."""
-    return select_rows(read_table(data, name, format), text_fields, id_field)
+def _paragraphs(lines: list[str]) -> tuple[list[int], list[str]]:
+    """The blocks of non-blank lines: (1-based first lines, texts joined by newlines)."""
+    starts: list[int] = []
+    blocks: list[list[str]] = []
+    after_blank = True
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            after_blank = True
+            continue
+        if after_blank:
+            starts.append(number)
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+        after_blank = False
+    return starts, ["\n".join(block) for block in blocks]

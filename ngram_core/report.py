@@ -1,28 +1,24 @@
-"""Stage 5: per-row matches -> the summary, the worst-first order, the CSV.
+"""Stage 5: per-row matches -> the flagging rule, the summary, the worst-first order
+and every sentence a person reads.
 
 Everything a person reads is built here once, so the page and the command
-print the same numbers and the CSV is the same bytes from both.
-Percentages are rounded to one decimal only when printed; the CSV keeps the
-unrounded share.
+print the same numbers. Percentages are rounded to one decimal only when
+printed; the flagging rule compares exact ratios::
+
+    >>> flag_rule(33.3333)(RowMatch(0, CHECKABLE, tokens=3, windows=1, dirty=1))
+    True
+    >>> percent(1 / 3)
+    '33.3%'
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from .match import CHECKABLE, SHORT, RowMatch
-from .readers import Row
 from .settings import Settings
 from .tokenize import Tokenizer
-
-CSV_COLUMNS = ("a_row", "a_id", "tokens", "dirty_tokens", "dirty_share", "flagged",
-               "longest_span", "windows", "b_row", "b_id", "a_span_start", "a_span_end",
-               "b_span_start", "b_span_end", "duplicate_of")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NEEDS_QUOTES = re.compile('[,"\r\n]')
-_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 def exact_ratio(value) -> tuple[int, int]:
@@ -40,7 +36,7 @@ def exact_ratio(value) -> tuple[int, int]:
     return numerator, denominator * 10 ** -power
 
 
-def flag_rule(threshold):
+def flag_rule(threshold: float) -> Callable[[RowMatch], bool]:
     """The test for one row: checkable, at least one window, and dirty share x 100
     >= threshold, compared exactly (the threshold is parsed once, not per row)."""
     numerator, denominator = exact_ratio(threshold)
@@ -79,6 +75,10 @@ class Summary:
     threshold: float
     tokenizer: str
     unicode_version: str
+    contained: int = 0
+    windows_ignored: int = 0
+    short_min: int = 0
+    max_b_rows: int | None = None
 
     @property
     def flagged_share(self) -> float:
@@ -96,9 +96,10 @@ class Summary:
 
 
 def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokenizer, *,
-              b_rows: int, windows_capped: int) -> Summary:
+              b_rows: int, windows_capped: int, windows_ignored: int = 0) -> Summary:
     """Count the rows (one pass: it runs on 200,000-row files in the page)."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
+    contained = 0
     is_flagged_row = flag_rule(settings.threshold)
     for m in matches:
         status = m.status
@@ -111,6 +112,7 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
             short += 1
         else:
             blank += 1
+        contained += m.contained_in is not None
         if m.duplicate_of is not None:
             duplicates += 1
             duplicates_short += status == SHORT
@@ -119,7 +121,9 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         duplicates=duplicates, duplicates_short=duplicates_short, tokens=tokens,
         dirty_tokens=dirty, windows_capped=windows_capped, b_rows=b_rows, n=settings.n,
         mode=settings.mode, layers=tokenizer.label, threshold=settings.threshold,
-        tokenizer=tokenizer.backend, unicode_version=tokenizer.unicode_version)
+        tokenizer=tokenizer.backend, unicode_version=tokenizer.unicode_version,
+        contained=contained, windows_ignored=windows_ignored, short_min=settings.short_min,
+        max_b_rows=settings.max_b_rows)
 
 
 def percent(share: float) -> str:
@@ -148,7 +152,11 @@ def headline(s: Summary) -> str:
     first += f", at n = {s.n} and a {number(s.threshold)} percent threshold."
     short = f"{_rows(s.short)} {'is' if s.short == 1 else 'are'} shorter than {s.n} tokens"
     blank = f"{s.blank} {'is' if s.blank == 1 else 'are'} blank"
-    return f"{first} {short} and {blank}, so they sit outside every denominator."
+    sentence = f"{first} {short} and {blank}, so they sit outside every denominator."
+    if s.contained:
+        sentence += (f" {s.contained} of the short rows {'is' if s.contained == 1 else 'are'} "
+                     f"contained whole in a row of the other file.")
+    return sentence
 
 
 def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str:
@@ -167,7 +175,11 @@ def counted_table(s: Summary) -> list[tuple[str, str]]:
             ("Overall dirty-token share", percent(s.dirty_share)),
             (f"Rows shorter than {s.n} tokens", str(s.short)),
             ("Rows with no text", str(s.blank)),
-            ("Rows duplicating a whole B row", dup)]
+            ("Rows duplicating a whole B row", dup),
+            *([(f"Short rows of {s.short_min}+ tokens contained in a B row", str(s.contained))]
+              if s.short_min else []),
+            *([(f"Windows ignored (in more than {s.max_b_rows:,} B rows)",
+                f"{s.windows_ignored:,}")] if s.max_b_rows is not None else [])]
 
 
 def cap_notice(s: Summary) -> str:
@@ -183,85 +195,3 @@ def cap_notice(s: Summary) -> str:
 def flagged_figure(s: Summary) -> str:
     """The big figure: the flagged share, or a dash when no row is checkable."""
     return percent(s.flagged_share) if s.checkable else "–"
-
-
-def neutralize(cell: str) -> str:
-    """Keep a spreadsheet from running a cell as a formula.
-
-    A cell starting with ``= + - @``, tab or CR gets a leading apostrophe,
-    unless it is a plain number: ``"=1+2"`` -> ``"'=1+2"``, ``"-5"`` stays.
-    """
-    if cell.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(cell):
-        return "'" + cell
-    return cell
-
-
-def csv_line(cells: Iterable[object]) -> str:
-    r"""One CSV record ending in ``
-``: a cell holding a comma, a double quote,
-    ``
-`` or ``
-`` is quoted, its quotes doubled. (Python 3.11's ``csv.writer``
-    leaves a lone ``
-`` unquoted when lines end in ``
-`` and 3.12 quotes it, so
-    the command and the page would write different bytes.)
-
-    >>> csv_line(["a", 'b"c', "x\ry", 3])
-    'a,"b""c","x\ry",3\n'
-    """
-    out = []
-    for cell in cells:
-        text = str(cell)
-        if _NEEDS_QUOTES.search(text):
-            text = '"' + text.replace('"', '""') + '"'
-        out.append(text)
-    return ",".join(out) + "\n"
-
-
-def csv_text(ordered: Iterable[RowMatch], a_rows: Sequence[Row], b_id: Callable[[int], str],
-             threshold: float) -> str:
-    """The CSV of every checkable A row, worst first (see CSV_COLUMNS).
-
-    ``b_id(r)`` gives the id of B row ``r`` (0-based). Row numbers are
-    1-based; offsets are code-point offsets, end exclusive; cells are empty
-    where nothing matched.
-    """
-    lines = [csv_line(CSV_COLUMNS)]
-    is_flagged_row = flag_rule(threshold)
-    no_match: tuple[object, ...] = ("", "", "", "", "", "")    # b_row, b_id, 4 offsets
-    for m in ordered:
-        matched = no_match
-        if m.b_row is not None and m.a_chars is not None and m.b_chars is not None:
-            matched = (m.b_row + 1, neutralize(b_id(m.b_row)), *m.a_chars, *m.b_chars)
-        lines.append(csv_line((
-            m.row + 1, neutralize(a_rows[m.row].id), m.tokens, m.dirty, repr(m.share),
-            "true" if is_flagged_row(m) else "false", m.span, m.windows, *matched,
-            "" if m.duplicate_of is None else m.duplicate_of + 1)))
-    return "".join(lines)
-
-
-@dataclass
-class Report:
-    """What every engine hands back, and what the command prints and writes from it.
-
-    ``ordered`` (the checkable rows, worst first) is derived from ``matches``.
-    Each engine says how a B row number becomes its id (:meth:`b_id`).
-    """
-    settings: Settings
-    a_rows: list[Row]
-    tokenizer: Tokenizer
-    matches: list[RowMatch]          # one per A row, in file order
-    summary: Summary
-    ordered: list[RowMatch] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.ordered = worst_first(self.matches)
-
-    def b_id(self, b_row: int) -> str:
-        """The id of B row ``b_row`` (0-based, counted across all B files)."""
-        raise NotImplementedError
-
-    def csv(self) -> str:
-        """The CSV of every checkable row (the same bytes from every engine)."""
-        return csv_text(self.ordered, self.a_rows, self.b_id, self.settings.threshold)

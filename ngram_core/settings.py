@@ -21,22 +21,33 @@ from .errors import InputError
 from .index import N_DEFAULT, N_MAX, N_MIN, POSITION_CAP
 from .tokenize import DEFAULT_LAYERS, MODES, Tokenizer, parse_layers
 
+#: Short rows of at least this many tokens are tested for containment by default.
+SHORT_MIN_DEFAULT = 8
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 @dataclass(frozen=True)
 class Settings:
     """n (window size in tokens), mode (loose or strict), layers (loose only),
-    threshold (percent, flag at or above), cap (positions kept per window) and
-    backend (``re`` or ``regex``)."""
+    threshold (percent, flag at or above), cap (positions kept per window),
+    backend (``re`` or ``regex``), short_min (a short row of at least this many
+    tokens is tested for containment in a B row; 0: never) and max_b_rows
+    (ignore a window found in more than this many B rows; None: keep all)."""
     n: int = N_DEFAULT
     mode: str = "loose"
     layers: tuple[str, ...] = DEFAULT_LAYERS
     threshold: float = 0.0
     cap: int = POSITION_CAP
     backend: str = "re"
+    short_min: int = SHORT_MIN_DEFAULT
+    max_b_rows: int | None = None
 
     def __post_init__(self) -> None:
         n = self.n
-        if isinstance(n, bool) or not isinstance(n, int) or not N_MIN <= n <= N_MAX:
+        if not _whole(n) or not N_MIN <= n <= N_MAX:
             raise InputError("n", f"must be a whole number from {N_MIN} to {N_MAX}, not {n!r}")
         if self.mode not in MODES:
             raise InputError("mode", f"must be loose or strict, not {self.mode!r}")
@@ -52,6 +63,17 @@ class Settings:
             raise InputError("threshold", f"must be a percentage from 0 to 100, "
                                           f"not {self.threshold!r}")
         object.__setattr__(self, "threshold", threshold)
+        if not _whole(self.short_min) or self.short_min < 0:
+            raise InputError("short-min", f"must be a whole number, 0 or more, "
+                                          f"not {self.short_min!r}")
+        if self.max_b_rows is not None and (not _whole(self.max_b_rows) or self.max_b_rows < 1):
+            raise InputError("max-b-rows", f"must be a whole number, 1 or more, "
+                                           f"not {self.max_b_rows!r}")
+
+    @property
+    def index_rules(self) -> tuple[int, int, int | None]:
+        """What B's index depends on: (n, cap, max_b_rows)."""
+        return self.n, self.cap, self.max_b_rows
 
     def tokenizer(self) -> Tokenizer:
         """A new tokenizer applying these rules (with a vocabulary of its own)."""

@@ -19,7 +19,7 @@ from ngram_core import InputError, Settings, run_check
 from ngram_core.cli import main
 from ngram_core.distributed import (Combined, check_distributed, index_a, plan_partitions,
                                     walk_partition)
-from ngram_core.files import load_rows
+from ngram_core.files import load_rows, load_rows_by_file
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,8 @@ def local_and_distributed(client, tmp_path, a_texts, b_texts, formats, settings,
                               for i, t in enumerate(a_texts)))
     b_paths = write_shards(tmp_path, b_texts, formats)
     a_rows = load_rows([str(a_path)])
-    local = run_check(a_rows, load_rows(b_paths), settings)
+    b_rows, b_files, _ = load_rows_by_file(b_paths)
+    local = run_check(a_rows, b_rows, settings, b_files)
     remote = check_distributed(client, a_rows, b_paths, settings, blocksize=blocksize)
     return local, remote
 
@@ -118,7 +119,7 @@ def test_combine_is_idempotent_and_order_free(tmp_path):
     b_path = tmp_path / "b.jsonl"
     b_path.write_text("".join(json.dumps(r) + "\n" for r in
                               json.loads((EXAMPLES / "training-corpus.json").read_text()) * 3))
-    parts = plan_partitions([str(b_path)], None, 200)
+    parts = plan_partitions([str(b_path)], blocksize=200)
     assert len(parts) > 2
     _, _, index = index_a(a_rows, Settings())
     partials = [walk_partition(p, ["text"], "id", index) for p in parts]

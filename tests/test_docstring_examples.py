@@ -12,7 +12,8 @@ import pytest
 
 #: Modules whose docstrings must hold an example (report has none: its output
 #: is held by tests/test_report.py).
-WITH_EXAMPLES = ["errors", "readers", "tokenize", "index", "match", "check", "steps"]
+WITH_EXAMPLES = ["errors", "readers", "fields", "tokenize", "index", "match", "report", "export",
+                 "result", "settings", "files", "check", "steps"]
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)

@@ -1,0 +1,280 @@
+r"""The shapes every reader produces: :class:`Row`, :class:`Table`, flat records.
+
+Every reader (:mod:`~ngram_core.readers` and the format modules it calls,
+:mod:`~ngram_core.json_rows` and :mod:`~ngram_core.delimited`) returns a
+:class:`Table` of flat records; :mod:`~ngram_core.fields` turns one into
+:class:`Row` s. How a file is read, where sniffing is not enough, is a
+:class:`ReadOptions`. A record's fields are its leaf paths joined with ``.``;
+a list of scalars is one field, its values joined with a newline, and so is
+each key path inside a list of objects::
+
+    >>> flatten_record({"id": 1, "q": {"stem": "Who?", "choices": [{"text": "Me"},
+    ...                                                             {"text": "You"}]}})
+    {'id': 1, 'q.stem': 'Who?', 'q.choices.text': 'Me\nYou'}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .errors import InputError
+from .steps import Pacer, run_steps
+
+#: Names a text field usually has, most likely first (matched case-insensitively).
+#: Only a tie-break now: :mod:`ngram_core.fields` picks the text field by content.
+TEXT_FIELD_NAMES = ("text", "question", "prompt", "input", "content", "sentence",
+                    "instruction", "query", "problem", "passage", "document",
+                    "code", "context", "body", "premise", "article", "goal")
+#: Names an id field usually has; any other ``*_id`` / ``* id`` field comes next.
+ID_FIELD_NAMES = ("id", "_id", "uid", "uuid", "task_id", "question_id", "qid",
+                  "doc_id", "example_id", "idx", "index", "ind", "key")
+#: Endings of an id field's name (lower-cased): ``doc_id``, ``Doc ID``, ``meta.id``.
+ID_SUFFIXES = ("_id", "-id", " id", ".id")
+
+#: How a plain-text file is cut into rows (``--a-text-rows`` / ``--b-text-rows``).
+TEXT_ROWS = ("line", "paragraph", "file")
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_OTHER_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def split_lines(text: str) -> list[str]:
+    r"""Split at ``\r\n``, ``\r`` or ``\n`` only, not at the other breaks that
+    ``str.splitlines`` knows; a final break leaves a last empty piece::
+
+        >>> split_lines("a\r\nb\u2028c\rd\n")
+        ['a', 'b\u2028c', 'd', '']
+    """
+    if _OTHER_BREAKS.search(text):
+        return LINE_BREAK.split(text)
+    lines = text.splitlines()
+    if text.endswith(("\n", "\r")):
+        lines.append("")
+    return lines
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: A plain decimal number, as a CSV cell or a JSON string may hold one.
+PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+class RecordArray(NamedTuple):
+    """An array of a JSON document that can hold the rows: its dotted path
+    (``""``: the top level), its items over every place the path reaches, and
+    whether they are objects (else strings)."""
+    path: str
+    items: int
+    objects: bool
+
+
+@dataclass
+class Table:
+    """The records of one file before any field is chosen.
+
+    ``records`` are flat dicts from field name (a leaf path, see
+    :func:`flatten_record`) to a scalar: strings for CSV, TSV and text; any
+    JSON scalar for JSON and JSONL, a list-made field being a string of
+    newline-joined values. ``lines`` gives the 1-based line each record
+    starts on, for messages (empty for JSON).
+
+    What was detected, for the page and the command to show: ``encoding``;
+    ``delimiter`` and ``header`` (delimited files, else None);
+    ``records_path``, the JSON array the rows are the items of (``""`` the
+    top level; None: not JSON, or a single object read as one row) and
+    ``arrays``, every JSON array that could hold the rows; ``list_fields``
+    (made from lists) and ``outer_fields`` (from objects enclosing the rows);
+    ``notes``, one sentence per thing a person should know.
+    """
+    source: str
+    format: str
+    fields: list[str]
+    records: list[dict]
+    lines: list[int] = field(default_factory=list)
+    encoding: str = "utf-8"
+    delimiter: str | None = None
+    header: bool | None = None
+    records_path: str | None = None
+    arrays: list[RecordArray] = field(default_factory=list)
+    list_fields: list[str] = field(default_factory=list)
+    outer_fields: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+class Row(NamedTuple):
+    """One row to check: its 1-based number in its file, its id and its text.
+
+    A row is *blank* when its text is empty or only whitespace (a missing or
+    null field gives the empty string).
+    """
+    number: int
+    id: str
+    text: str
+
+    @property
+    def blank(self) -> bool:
+        return not self.text or self.text.isspace()
+
+
+class ReadOptions(NamedTuple):
+    """How to read one file, where sniffing is not enough; None everywhere detects.
+
+    ``format``: one of FORMATS. ``role``: ``"a"`` (the test set) or ``"b"``
+    (the training data): a JSON object holding split arrays gives A its test
+    split and B its train split (None reads as A). ``records``: the dotted
+    path of the JSON array whose items are the rows (``""``: the top level).
+    ``delimiter`` (one character, or comma/semicolon/tab/pipe) and ``header``
+    (True/False): how a delimited file is read. ``text_rows``: a plain-text
+    file's rows are its lines (default), its paragraphs (blocks between blank
+    lines) or the whole file.
+    """
+    format: str | None = None
+    role: str | None = None
+    records: str | None = None
+    delimiter: str | None = None
+    header: bool | None = None
+    text_rows: str | None = None
+
+
+def repair_surrogates(s: str) -> str:
+    """Replace lone surrogates (JSON can spell them as \\ud800) by U+FFFD.
+
+    One code point stays one code point, so character offsets are unchanged.
+    """
+    return _SURROGATE.sub("\ufffd", s) if _SURROGATE.search(s) else s
+
+
+def value_text(value) -> str:
+    """A field's value as row text: strings as they are (lone surrogates
+    repaired), None as ``""``, anything else as JSON: ``42`` -> ``"42"``."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return repair_surrogates(value)
+    return repair_surrogates(json.dumps(value, ensure_ascii=False))
+
+
+
+def as_record(value, name: str, what: str, **where) -> dict:
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str):
+        return {"text": value}
+    kind = {list: "an array", bool: "a boolean", int: "a number", float: "a number",
+            type(None): "null"}.get(type(value), type(value).__name__)
+    raise InputError(name, f"{what} is {kind}; each row must be an object or a string",
+                     **where)
+
+
+
+# --- records -> flat records -----------------------------------------------------
+
+def join_path(path: str, key: str) -> str:
+    """``join_path("question", "stem")`` -> ``"question.stem"``; ``("", "id")`` -> ``"id"``."""
+    return f"{path}.{key}" if path else key
+
+
+def flatten_record(record: dict, listed: set | None = None) -> dict:
+    """A record with its nested values spread into leaf-path fields.
+
+    An object's leaves are named by their keys joined with ``.``; a list of
+    scalars is one field whose value is its items joined with a newline (null
+    items left out); inside a list of objects, each key path is one field
+    joining the items' values. Empty objects and lists give no field. A
+    top-level key keeps its name as it is, dots and all, and wins over a
+    nested path spelled the same (``{"a.b": 1, "a": {"b": 2}}`` -> ``a.b`` is
+    1); otherwise the first value of a name wins. The names of list-made
+    fields are added to ``listed``. A record with no object or list values is
+    returned as it is::
+
+        >>> flatten_record({"id": 1, "q": {"stem": "Why?", "tags": ["x", "y"]}})
+        {'id': 1, 'q.stem': 'Why?', 'q.tags': 'x\\ny'}
+    """
+    if not any(isinstance(v, (dict, list)) for v in record.values()):
+        return record
+    out: dict = {}
+    parts: dict[str, list[str]] = {}
+    for key, value in record.items():
+        if isinstance(value, (dict, list)):
+            _spread(value, key, False, out, parts, record)
+        elif key not in out:
+            out[key] = value
+    for path, values in parts.items():
+        out[path] = "\n".join(values) if values else None
+    if listed is not None:
+        listed.update(parts)
+    return out
+
+
+def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dict) -> None:
+    """Put the leaves of ``value`` (found at ``path``) into ``out`` / ``parts``."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _spread(item, f"{path}.{key}", in_list, out, parts, record)
+    elif isinstance(value, list):
+        for item in value:
+            _spread(item, path, True, out, parts, record)
+    elif path in record and not isinstance(record[path], (dict, list)):
+        return                    # a top-level key spelled like this path wins
+    elif in_list:
+        if path not in parts:
+            if path in out:
+                return            # already a scalar field: the first value wins
+            parts[path] = []
+            out[path] = None      # keep the field's place in document order
+        if value is not None:
+            parts[path].append(value if isinstance(value, str)
+                               else json.dumps(value, ensure_ascii=False))
+    elif path not in out:
+        out[path] = value
+
+
+def fields_steps(records: list[dict]):
+    """Field names in first-seen order; keys with lone surrogates are repaired."""
+    seen: dict[str, None] = {}
+    pacer = Pacer()
+    for record in records:
+        for key in record:
+            if key not in seen:
+                seen[key] = None
+        if pacer.due():
+            yield len(seen)
+    if any(_SURROGATE.search(key) for key in seen):
+        for i, record in enumerate(records):
+            records[i] = {repair_surrogates(k): v for k, v in record.items()}
+        return list(dict.fromkeys(repair_surrogates(k) for k in seen))
+    return list(seen)
+
+
+def _flat_records_steps(values, name: str):
+    """Records from parsed rows, flattened; returns (records, listed field names)."""
+    records: list[dict] = []
+    listed: set[str] = set()
+    pacer = Pacer()
+    for i, value in enumerate(values, 1):
+        records.append(flatten_record(as_record(value, name, f"item {i}", row=i), listed))
+        if pacer.due():
+            yield len(records)
+    return records, listed
+
+
+def table_from_records(source: str, format: str, records: list, **attributes) -> Table:
+    """A Table of already parsed records (e.g. Parquet rows), flattened like JSON's.
+
+        >>> table_from_records("t.parquet", "parquet", [{"q": {"text": "Hi"}}]).fields
+        ['q.text']
+    """
+    return run_steps(table_from_records_steps(source, format, records, **attributes))
+
+
+def table_from_records_steps(source: str, format: str, values: list, **attributes):
+    records, listed = yield from _flat_records_steps(values, source)
+    fields = yield from fields_steps(records)
+    return Table(source, format, fields, records,
+                 list_fields=[f for f in fields if f in listed], **attributes)
+
+
