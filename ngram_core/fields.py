@@ -342,10 +342,12 @@ def _missing_field(table: Table, name: str, role: str) -> InputError:
 def read_rows(data: bytes, name: str, text_fields: list[str] | None = None,
               id_field: str | None = None, format: str | None = None, *,
               role: str | None = None, records: str | None = None,
-              delimiter: str | None = None, header: bool | None = None) -> list[Row]:
+              delimiter: str | None = None, header: bool | None = None,
+              text_rows: str | None = None) -> list[Row]:
     """``read_table`` then ``select_rows``: the one call most callers need."""
     return run_steps(read_rows_steps(data, name, text_fields, id_field, format, role=role,
-                                     records=records, delimiter=delimiter, header=header))
+                                     records=records, delimiter=delimiter, header=header,
+                                     text_rows=text_rows))
 
 
 def read_rows_steps(data: bytes, name: str, text_fields: list[str] | None = None,

@@ -155,3 +155,27 @@ def test_command_line_dask_engine_writes_the_same_csv(tmp_path):
     assert main([a, str(EXAMPLES / "training-*.json"), "--engine", "dask", "--workers", "1",
                  "--csv", str(tmp_path / "dask.csv"), "--json"], out, err) == 0, err.getvalue()
     assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
+
+
+@pytest.mark.parametrize("seed, formats, short_min, max_b_rows", [
+    (5, ["jsonl", "csv", "jsonl.zst"], 3, None),
+    (6, ["jsonl", "parquet", "jsonl"], 2, 2),
+    (7, ["jsonl", "jsonl.gz"], 0, 1),
+])
+def test_contained_rows_and_the_frequency_filter_match_the_single_machine(
+        client, tmp_path, seed, formats, short_min, max_b_rows):
+    a_texts = corpus(seed, 25, vocabulary=12) + ["w1 w2 w3", "w4 w5 w6 w7"]
+    b_texts = corpus(seed + 100, 90, vocabulary=12) + ["x w1 w2 w3 y", "w4 w5 w6 w7"] * 3
+    settings = Settings(n=5, short_min=short_min, max_b_rows=max_b_rows, threshold=20)
+    local, remote = local_and_distributed(client, tmp_path, a_texts, b_texts, formats,
+                                          settings, 300)
+    assert local.summary.windows_capped == 0
+    theirs, ours = remote.summary.as_dict(), local.summary.as_dict()
+    # Dask counts only the ignored windows A holds (it never holds B's windows)
+    assert theirs.pop("windows_ignored") <= ours.pop("windows_ignored")
+    assert theirs == ours
+    assert remote.csv() == local.csv() and remote.rows_csv() == local.rows_csv()
+    if short_min:
+        assert local.summary.contained > 0
+    if max_b_rows:
+        assert local.summary.windows_ignored > 0
