@@ -34,8 +34,10 @@ def one_giant_token():
 
 
 def ten_thousand_columns():
+    """The first column holds a sentence, the other 9,999 one digit each."""
     header = ",".join(f"c{i}" for i in range(10_000))
-    row = ",".join(str(i % 10) for i in range(10_000))
+    sentence = "the quick brown fox jumps over the lazy dog near the old river bank"
+    row = ",".join([sentence] + [str(i % 10) for i in range(1, 10_000)])
     count = (BOUND - len(header)) // (len(row) + 1) - 1
     data = (header + "\n" + (row + "\n") * count).encode()
     return data, "a.csv", data, "b.csv"

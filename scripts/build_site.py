@@ -1,4 +1,4 @@
-"""Build dist/: the page, the engine as a zip, and the vendored runtime.
+"""Build dist/: the page, its Python as two zips, and the vendored runtime.
 
     python3 scripts/build_site.py        # after `npm ci`
 
@@ -6,10 +6,17 @@ dist/ is self-contained: any static host serves it as it is
 (``python3 -m http.server -d dist``). PyScript and Pyodide come from
 node_modules (installed from the npm registry by package-lock.json); nothing
 is fetched from anywhere else, and nothing built here is committed.
+
+The tab gets ``ngram_core.zip`` (the engine modules named in ENGINE_MODULES,
+no others: the command-line modules stay out) and ``ngram_page.zip`` (the
+page package); index.html's py config unpacks both. The build fails if a
+listed module is missing, or if anything shipped imports an engine module
+that is not listed or is command-line only.
 """
 
 from __future__ import annotations
 
+import ast
 import pathlib
 import shutil
 import sys
@@ -22,17 +29,84 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 #: The interpreter files the page loads; Pyodide's package wheels are not needed.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
+#: The engine modules the tab needs, and only those.
+ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "delimited", "json_rows",
+                  "fields", "tokenize", "index", "match", "settings", "report", "export",
+                  "result", "check")
+#: Engine modules for the command line only; shipping or importing one in the tab is an error.
+COMMAND_ONLY = ("__main__", "cli", "distributed", "files")
+#: The page's own Python: the whole ngram_page package.
+PAGE_PACKAGE = "ngram_page"
 #: A fixed time for zip entries, so the same sources give the same bytes.
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 
 
-def engine_zip(target: pathlib.Path) -> None:
-    """ngram_core/*.py into one zip, unpacked into the tab by PyScript's config."""
+class BuildError(Exception):
+    pass
+
+
+def engine_files() -> list[pathlib.Path]:
+    """ngram_core/<name>.py for each of ENGINE_MODULES; a missing one is an error."""
+    listed_command = sorted(set(ENGINE_MODULES) & set(COMMAND_ONLY))
+    if listed_command:
+        raise BuildError(f"ENGINE_MODULES lists command-line modules: {listed_command}")
+    paths = [ROOT / "ngram_core" / f"{name}.py" for name in ENGINE_MODULES]
+    missing = [str(p.relative_to(ROOT)) for p in paths if not p.is_file()]
+    if missing:
+        raise BuildError(f"ENGINE_MODULES names modules that do not exist: {missing}")
+    return paths
+
+
+def page_files() -> list[pathlib.Path]:
+    paths = sorted((ROOT / PAGE_PACKAGE).glob("*.py"))
+    if not any(p.name == "__init__.py" for p in paths):
+        raise BuildError(f"{PAGE_PACKAGE}/__init__.py is missing")
+    return paths
+
+
+def imported(path: pathlib.Path) -> set[tuple[str, str]]:
+    """``(package, module)`` for every ngram_core/ngram_page submodule ``path`` may import."""
+    package = path.parent.name if path.parent != ROOT else ""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package if node.level else ""
+            module = ".".join(filter(None, [base, node.module]))
+            # `from pkg import x` may name a submodule x, or a name defined in pkg
+            names = [module] + [f"{module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] in ("ngram_core", PAGE_PACKAGE) and len(parts) > 1:
+                found.add((parts[0], parts[1]))
+    return found
+
+
+def check_imports(shipped: list[pathlib.Path]) -> None:
+    """Everything shipped imports only shipped modules (never a command-line one)."""
+    names = {(p.parent.name, p.stem) for p in shipped}
+    problems = []
+    for path in shipped:
+        for package, module in sorted(imported(path)):
+            exists = (ROOT / package / f"{module}.py").is_file()
+            if package == "ngram_core" and module in COMMAND_ONLY:
+                problems.append(f"{path.relative_to(ROOT)} imports the command-line module "
+                                f"ngram_core.{module}")
+            elif exists and (package, module) not in names:
+                problems.append(f"{path.relative_to(ROOT)} imports {package}.{module}, which "
+                                f"is not shipped (add it to ENGINE_MODULES)")
+    if problems:
+        raise BuildError("; ".join(problems))
+
+
+def write_zip(target: pathlib.Path, package: str, paths: list[pathlib.Path]) -> None:
+    """The files into one zip under ``package/``, unpacked into the tab by PyScript's config."""
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
-        for path in sorted((ROOT / "ngram_core").glob("*.py")):
-            if path.name == "distributed.py":
-                continue                          # Dask runs on the command line only
-            info = zipfile.ZipInfo(f"ngram_core/{path.name}", ZIP_TIME)
+        for path in sorted(paths):
+            info = zipfile.ZipInfo(f"{package}/{path.name}", ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, path.read_bytes())
 
@@ -42,13 +116,20 @@ def main() -> int:
         if not source.is_dir():
             print(f"build: {source} is missing; run `npm ci` first", file=sys.stderr)
             return 1
+    try:
+        engine, page = engine_files(), page_files()
+        check_imports([*engine, *page, ROOT / "app.py"])
+    except BuildError as e:
+        print(f"build: {e}", file=sys.stderr)
+        return 1
     if DIST.exists():
         shutil.rmtree(DIST)
     DIST.mkdir()
     for name in ("index.html", "app.py"):
         shutil.copy2(ROOT / name, DIST / name)
     shutil.copytree(ROOT / "static", DIST / "static")
-    engine_zip(DIST / "ngram_core.zip")
+    write_zip(DIST / "ngram_core.zip", "ngram_core", engine)
+    write_zip(DIST / "ngram_page.zip", PAGE_PACKAGE, page)
     shutil.copytree(PYSCRIPT, DIST / "vendor" / "pyscript",
                     ignore=shutil.ignore_patterns("*.map"))
     (DIST / "vendor" / "pyodide").mkdir(parents=True)
