@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
-from ngram_core.report import csv_line, neutralize
+from ngram_core.export import csv_line, neutralize
 
 BASE = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu"
 
