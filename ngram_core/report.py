@@ -142,13 +142,15 @@ def _rows(count: int) -> str:
 
 def headline(s: Summary) -> str:
     """The sentence under the big figure, as the product description words it."""
+    one = s.checkable == 1
+    rows = "row" if one else "rows"
     if s.threshold:
-        first = (f"{s.flagged} of {s.checkable} checkable rows have at least "
-                 f"{number(s.threshold)} percent of their tokens in {s.n}-token sequences "
-                 f"shared with the other file")
+        first = (f"{s.flagged} of {s.checkable} checkable {rows} {'has' if one else 'have'} "
+                 f"at least {number(s.threshold)} percent of {'its' if one else 'their'} "
+                 f"tokens in {s.n}-token sequences shared with the other file")
     else:
-        first = (f"{s.flagged} of {s.checkable} checkable rows share at least one "
-                 f"{s.n}-token sequence with the other file")
+        first = (f"{s.flagged} of {s.checkable} checkable {rows} {'shares' if one else 'share'} "
+                 f"at least one {s.n}-token sequence with the other file")
     first += f", at n = {s.n} and a {number(s.threshold)} percent threshold."
     short = f"{_rows(s.short)} {'is' if s.short == 1 else 'are'} shorter than {s.n} tokens"
     blank = f"{s.blank} {'is' if s.blank == 1 else 'are'} blank"
@@ -172,7 +174,7 @@ def counted_table(s: Summary) -> list[tuple[str, str]]:
         dup += f" ({s.duplicates_short} short)"
     return [("Rows flagged", str(s.flagged)),
             ("Rows checkable", str(s.checkable)),
-            ("Overall dirty-token share", percent(s.dirty_share)),
+            ("Overall dirty-token share", percent(s.dirty_share) if s.tokens else "–"),
             (f"Rows shorter than {s.n} tokens", str(s.short)),
             ("Rows with no text", str(s.blank)),
             ("Rows duplicating a whole B row", dup),

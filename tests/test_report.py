@@ -106,3 +106,14 @@ def test_csv_lines_read_back_and_match_the_csv_module(cells):
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerow(cells)
         assert line == out.getvalue()
+
+
+def test_one_checkable_row_is_named_in_the_singular_and_none_gives_a_dash():
+    from ngram_core.report import counted_table, headline
+    one = run_check([Row(1, "x", BASE)], [Row(1, "y", BASE)], Settings()).summary
+    assert headline(one).startswith("1 of 1 checkable row shares at least one 13-token sequence")
+    at = run_check([Row(1, "x", BASE)], [Row(1, "y", BASE)], Settings(threshold=50)).summary
+    assert headline(at).startswith("1 of 1 checkable row has at least 50 percent of its tokens")
+    none = run_check([Row(1, "x", "too short")], [Row(1, "y", BASE)], Settings()).summary
+    assert dict(counted_table(none))["Overall dirty-token share"] == "–"
+    assert dict(counted_table(one))["Overall dirty-token share"] == "100.0%"
