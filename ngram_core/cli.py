@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --engine dask: an existing scheduler (default: a local cluster)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="with --engine dask and no scheduler: local workers (default: cores)")
-    p.add_argument("--blocksize", default="64MiB",
+    p.add_argument("--blocksize", default="16MiB",
                    help="with --engine dask: bytes of JSONL/CSV/text per B partition")
     return p
 

@@ -42,7 +42,8 @@ from typing import Any, NamedTuple
 
 from .check import Progress
 from .errors import InputError
-from .files import (block_ranges, expand_paths, is_compressed, is_parquet, lines_before,
+from .files import (block_ranges, expand_paths, is_compressed, is_parquet, iter_line_chunks,
+                    lines_before,
                     load_rows, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
 from .export import RowFiles
@@ -58,8 +59,9 @@ from .settings import Settings
 from .steps import run_steps
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
 
-#: Bytes of an uncompressed JSONL or text file per partition (at line boundaries).
-DEFAULT_BLOCKSIZE = 64 * 2**20
+#: Bytes of an uncompressed JSONL or text file per partition (at line boundaries), and
+#: of a compressed one per piece a worker holds: a worker's memory is about 18 x this.
+DEFAULT_BLOCKSIZE = 16 * 2**20
 #: Bytes of a B file read on the client to detect its fields.
 FIELD_SAMPLE_BYTES = 2**20
 
@@ -76,6 +78,7 @@ class Partition:
     start: int = 0
     end: int = -1                 # -1: to the end of the file
     row_group: int | None = None
+    chunk: int = DEFAULT_BLOCKSIZE  # bytes per piece when a whole file streams
 
 
 def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
@@ -100,34 +103,57 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         own = options._replace(format=fmt)
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
-        by_line = fmt == "jsonl" or (fmt == "text" and options.text_rows in (None, "line"))
-        if is_compressed(path) or not by_line or size <= blocksize:
-            parts.append(Partition(len(parts), file_index, path, own))
+        if is_compressed(path) or not _by_line(own) or size <= blocksize:
+            parts.append(Partition(len(parts), file_index, path, own, chunk=blocksize))
             continue
         for start, end in block_ranges(size, blocksize):
             parts.append(Partition(len(parts), file_index, path, own, start, end))
     return parts
 
 
-def read_partition(part: Partition, fields: list[str], id_field: str) -> list[Row]:
-    """The rows of one partition (numbered from 1 within it)."""
+def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Iterator[list[Row]]:
+    """The rows of one partition, in pieces of bounded size, numbered from 1 within each.
+
+    A Parquet row group or a byte range is one piece. A whole JSONL or
+    line-by-line text file (compressed or not) streams in pieces of about
+    ``part.chunk`` bytes, so a worker's memory does not grow with the shard.
+    Any other file (CSV, a JSON document, paragraphs) is read whole.
+    """
     if part.options.format == "parquet":
         table = parquet_table(part.path, part.row_group)
-        return select_rows(table, fields, id_field) if table.records else []
-    if part.end < 0:
-        table = read_path_table(part.path, part.options)
-    else:
+        yield select_rows(table, fields, id_field) if table.records else []
+        return
+    if part.end >= 0:
         data, first = read_line_block(part.path, part.start, part.end)
-        if not data.strip():
-            return []
-        try:
-            table = read_table(data, part.path, **part.options._asdict())
-        except InputError as e:
-            if e.line is not None:
-                e.line += lines_before(part.path, first)
-            raise
+        yield _rows_of(data, part, fields, id_field, lambda: lines_before(part.path, first))
+        return
+    if _by_line(part.options):
+        for data, lines in iter_line_chunks(part.path, part.chunk):
+            yield _rows_of(data, part, fields, id_field, lambda: lines)
+        return
+    table = read_path_table(part.path, part.options)
     table.source = part.path
+    yield select_rows(table, fields, id_field)
+
+
+def _rows_of(data: bytes, part: Partition, fields: list[str], id_field: str,
+             lines_before_data: Callable[[], int]) -> list[Row]:
+    """The rows in a piece of a line-based file; an error names the line in the file."""
+    if not data.strip():
+        return []
+    try:
+        table = read_table(data, part.path, **part.options._asdict())
+    except InputError as e:
+        if e.line is not None:
+            e.line += lines_before_data()
+        raise
     return select_rows(table, fields, id_field)
+
+
+def _by_line(options: ReadOptions) -> bool:
+    """Whether a file of this format can be cut at any line break."""
+    return options.format == "jsonl" or (options.format == "text"
+                                         and options.text_rows in (None, "line"))
 
 
 # --- the index of A and the walk of one partition ------------------------------
@@ -182,12 +208,15 @@ def count_partition(part: Partition, fields: list[str], id_field: str,
                     index: AIndex) -> WindowCounts:
     """The frequency filter's first pass over one partition (a B row is in one
     partition only, so the counts of all partitions add up to exact totals)."""
+    counts: dict[bytes, int] = {}
     try:
-        rows = read_partition(part, fields, id_field)
+        for rows in partition_chunks(part, fields, id_field):
+            b = tokenize_rows(rows, index.tokenizer())
+            for key, rows_in in run_steps(count_rows_steps(b, index.n, index.windows)).items():
+                counts[key] = counts.get(key, 0) + rows_in
     except InputError as e:
         return WindowCounts({}, e)
-    b = tokenize_rows(rows, index.tokenizer())
-    return WindowCounts(run_steps(count_rows_steps(b, index.n, index.windows)))
+    return WindowCounts(counts)
 
 
 class RowAt(NamedTuple):
@@ -244,17 +273,25 @@ class PartitionResult:
 
 def walk_partition(part: Partition, fields: list[str], id_field: str,
                    index: AIndex) -> PartitionResult:
-    """One partition's partial result."""
+    """One partition's partial result, walked a piece at a time."""
+    out = PartitionResult(part.index, part.file_index)
     try:
-        rows = read_partition(part, fields, id_field)
+        for rows in partition_chunks(part, fields, id_field):
+            _walk_rows(rows, out, index, bool(id_field))
+            out.rows += len(rows)
     except InputError as e:
         return PartitionResult(part.index, part.file_index, error=e)
+    return out
+
+
+def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool) -> None:
+    """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows."""
     tokenizer = index.tokenizer()
     b = tokenize_rows(rows, tokenizer)
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
     a_offsets = index.offsets
-    out = PartitionResult(part.index, part.file_index, len(rows))
+    first_row = out.rows
     starts = out.starts
     keys: dict[int, SpanKey] = {}
     contained_at: dict[int, tuple[int, int]] = {}
@@ -262,9 +299,9 @@ def walk_partition(part: Partition, fields: list[str], id_field: str,
         start, end = b.offsets[r], b.offsets[r + 1]
         if end > start:
             for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
-                out.dups.setdefault(a_row, RowAt(part.index, r))
+                out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
         for a_row, b_start in contained_in_row(index.short_rows, index.short_min, buf, start, end):
-            if a_row not in contained_at:
+            if a_row not in contained_at and a_row not in out.contained:
                 contained_at[a_row] = (r, b_start)
         runs: dict[int, list[int]] = {}
         finished = []
@@ -286,26 +323,28 @@ def walk_partition(part: Partition, fields: list[str], id_field: str,
         for diagonal, first, last in finished:
             q = first + diagonal
             a_row = bisect_right(a_offsets, q) - 1
-            key = SpanKey(first - last - 1, part.index, r, q - a_offsets[a_row], first - start)
+            key = SpanKey(first - last - 1, out.partition, first_row + r,
+                          q - a_offsets[a_row], first - start)
             if a_row not in keys or key < keys[a_row]:
                 keys[a_row] = key
     # character offsets and ids only for the B rows that hold a best span
     spans_of: dict[int, list[tuple[int, int]]] = {}
 
-    def chars(b_row: int, first: int, tokens: int) -> tuple[int, int]:
-        if b_row not in spans_of:
-            spans_of[b_row] = tokenizer.spans(rows[b_row].text)
-        spans = spans_of[b_row]
+    def chars(r: int, first: int, tokens: int) -> tuple[int, int]:
+        if r not in spans_of:
+            spans_of[r] = tokenizer.spans(rows[r].text)
+        spans = spans_of[r]
         return spans[first][0], spans[first + tokens - 1][1]
 
     for a_row, key in keys.items():
-        out.best[a_row] = BestSpan(key, rows[key.b_row].id if id_field else None,
-                                   chars(key.b_row, key.b_start, -key.neg_windows + n - 1))
+        if a_row not in out.best or key < out.best[a_row].key:
+            r = key.b_row - first_row
+            out.best[a_row] = BestSpan(key, rows[r].id if with_ids else None,
+                                       chars(r, key.b_start, -key.neg_windows + n - 1))
     for a_row, (r, b_start) in contained_at.items():
         tokens = a_offsets[a_row + 1] - a_offsets[a_row]
-        out.contained[a_row] = Contained(RowAt(part.index, r), b_start,
+        out.contained[a_row] = Contained(RowAt(out.partition, first_row + r), b_start,
                                          chars(r, b_start, tokens))
-    return out
 
 
 @dataclass

@@ -19,7 +19,7 @@ from __future__ import annotations
 import glob
 import gzip
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from .errors import InputError
@@ -140,7 +140,11 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
         data = read_file_bytes(path, head)
         if head is not None and len(data) == head:
             data = data[:data.rfind(b"\n") + 1] or data      # no line cut in half
-        table = read_table(data, strip_compression(path), **options._asdict())
+        try:
+            table = read_table(data, strip_compression(path), **options._asdict())
+        except InputError as e:
+            e.source = path            # name the file as given, .gz and all
+            raise
     table.source = path
     return table
 
@@ -241,6 +245,36 @@ def read_line_block(path: str, start: int, end: int) -> tuple[bytes, int]:
                 break
             out.write(line)
         return out.getvalue(), first
+
+
+def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]:
+    """A whole file (decompressed as it streams when .gz or .zst) in pieces of about
+    ``chunk_bytes`` that end at a line break, each with the count of lines before
+    it: a 1 GB compressed shard is read in bounded memory, every line in exactly
+    one piece."""
+    try:
+        with open(path, "rb") as f:
+            stream: _Readable = _decompressing(path, f) if is_compressed(path) else f
+            carry, lines = b"", 0
+            while True:
+                try:
+                    data = stream.read(chunk_bytes)
+                except Exception as e:      # corrupt archive: the file's fault
+                    raise InputError(path, f"cannot be decompressed: {e}") from None
+                if not data:
+                    break
+                data = carry + data
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:                # no line break yet: a long line goes on
+                    carry = data
+                    continue
+                piece, carry = data[:cut], data[cut:]
+                yield piece, lines
+                lines += piece.count(b"\n")
+            if carry:
+                yield carry, lines
+    except OSError as e:
+        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
 
 
 def lines_before(path: str, offset: int) -> int:

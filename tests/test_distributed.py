@@ -179,3 +179,21 @@ def test_contained_rows_and_the_frequency_filter_match_the_single_machine(
         assert local.summary.contained > 0
     if max_b_rows:
         assert local.summary.windows_ignored > 0
+
+
+def test_a_compressed_shard_streams_in_pieces_and_names_a_bad_line(client, tmp_path):
+    a_texts = corpus(8, 20) + ["w1 w2 w3 w4 w5 w6 w7 w8 w9"]
+    b_texts = corpus(108, 200) + a_texts[:5]
+    local, remote = local_and_distributed(client, tmp_path, a_texts, b_texts,
+                                          ["jsonl.gz", "jsonl.zst"], Settings(n=5), 256)
+    assert remote.csv() == local.csv() and remote.rows_csv() == local.rows_csv()
+    lines = [json.dumps({"text": f"row {i} " * 20}) for i in range(400)]
+    lines[300] = '{"text": broken'
+    bad = tmp_path / "bad.jsonl.gz"
+    bad.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    parts = plan_partitions([str(bad)], blocksize=1024)
+    assert len(parts) == 1 and parts[0].chunk == 1024       # one partition, many pieces
+    a_rows = load_rows([str(EXAMPLES / "test-set.json")])
+    with pytest.raises(InputError) as info:
+        check_distributed(client, a_rows, [str(bad)], Settings(), blocksize=1024)
+    assert str(info.value).startswith(str(bad) + ", line 301")
