@@ -17,14 +17,18 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from .check import Progress, check_steps
+from .check import CheckResult, Progress, check_steps
+from .clean_split import CLEAN_BY, rows_to_drop, split_file
+from .definitions import compute_definitions, reusable_tokens
 from .errors import InputError
-from .files import FileRead, load_rows_by_file, parse_size
+from .fields import detect_id_field
+from .files import FileRead, load_rows_by_file, parse_size, read_file_bytes, read_path_table
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
 from .table import TEXT_ROWS, ReadOptions
 from .report import cap_notice, counted_table, flagged_figure, headline, percent, settings_line
 from .result import Report
+from .scores import main_groups, score_impact, scores_from_field, scores_from_results
 from .settings import SHORT_MIN_DEFAULT, Settings
 from .steps import run_steps
 from .tokenize import BACKENDS, DEFAULT_LAYERS, MODES
@@ -81,6 +85,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rows-csv", metavar="PATH",
                    help="write every A row, blank and short ones too, to this CSV")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--definitions", action="store_true",
+                   help="also compute the published definitions (gpt3, palm, llama2, gpt4, "
+                        "tulu3): the JSON summary's 'definitions', rows-CSV columns")
+    p.add_argument("--score-field", metavar="F",
+                   help="a numeric or true/false field of A holding the model's score per row")
+    p.add_argument("--scores", metavar="FILE",
+                   help="a results file of per-row scores, joined to A by id (A's 0-based row "
+                        "index when A has no id field)")
+    p.add_argument("--scores-field", metavar="F", help="with --scores: the score field")
+    p.add_argument("--scores-key", metavar="F",
+                   help="with --scores: the field joined to A's id (default: detected)")
+    p.add_argument("--clean-out", metavar="PATH",
+                   help="write A without its contaminated rows, in A's own format")
+    p.add_argument("--dirty-out", metavar="PATH", help="write A's contaminated rows")
+    p.add_argument("--clean-by", choices=CLEAN_BY, default="main",
+                   help="which rows are contaminated for --clean-out/--dirty-out: main "
+                        "(flagged, duplicates, contained; default) or a definition")
     p.add_argument("--tokenizer", choices=BACKENDS, default="re",
                    help="loose-mode matcher: re (standard library, as on the page) or "
                         "the regex package")
@@ -188,6 +209,47 @@ def describe_read(role: str, read: FileRead) -> str:
     return line + (f"\n  Warning: {read.warning}" if read.warning else "")
 
 
+def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptions) -> dict:
+    """The published definitions, the score impact and the clean split, as the flags
+    ask; returns the JSON summary's extra keys and writes the split files."""
+    extra: dict = {}
+    wants_scores = args.score_field or args.scores
+    definitions = None
+    if args.definitions or wants_scores or args.clean_by != "main":
+        if not isinstance(result, CheckResult):
+            raise InputError("--definitions", "published definitions, scores and --clean-by "
+                                              "run on the local engine only")
+        definitions = compute_definitions(result.a_rows, result.b_rows, reusable_tokens(result))
+        extra["definitions"] = definitions.as_dict()
+    if wants_scores:
+        a_table = read_path_table(args.a, a_options)
+        if args.score_field:
+            column = scores_from_field(a_table, args.score_field)
+        else:
+            if not args.scores_field:
+                raise InputError("--scores", "needs --scores-field, the field holding the score")
+            a_has_id = args.a_id_field != "" and (args.a_id_field is not None or
+                                                  detect_id_field(a_table) is not None)
+            column = scores_from_results(result.a_rows, a_has_id, read_path_table(args.scores),
+                                         args.scores_field, args.scores_key)
+        extra["scores"] = score_impact(column.scores,
+                                       main_groups(result.matches, result.settings.threshold),
+                                       definitions)
+        extra["score_notes"] = column.notes
+    if args.clean_out or args.dirty_out:
+        drop = rows_to_drop(args.clean_by, result.matches, result.settings.threshold,
+                            definitions)
+        split = split_file(read_file_bytes(args.a), read_path_table(args.a, a_options), drop)
+        for path, data in ((args.clean_out, split.clean), (args.dirty_out, split.dirty)):
+            if path:
+                with open(path, "wb") as f:
+                    f.write(data)
+    if args.rows_csv:
+        with open(args.rows_csv, "w", encoding="utf-8", newline="") as f:
+            f.write(result.rows_csv(definitions))
+    return extra
+
+
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
@@ -199,17 +261,20 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
                             threshold=args.threshold, backend=args.tokenizer,
                             short_min=args.short_min, max_b_rows=args.max_b_rows)
         result = run(args, settings, bar, stderr)
+        extra = report_extras(args, result, read_options(args, "a"))
     except InputError as e:
         stderr.write(f"ngram-overlap: {e}\n")
         return 2
     finally:
         bar.clear()
-    for path, write in ((args.csv, result.csv), (args.rows_csv, result.rows_csv)):
-        if path:
-            with open(path, "w", encoding="utf-8", newline="") as f:
-                f.write(write())
+    for note in extra.pop("score_notes", []):
+        stderr.write(f"Scores: {note}\n")
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8", newline="") as f:
+            f.write(result.csv())
     if args.json:
-        stdout.write(json.dumps(result.summary.as_dict(), ensure_ascii=False) + "\n")
+        stdout.write(json.dumps({**result.summary.as_dict(), **extra}, ensure_ascii=False)
+                     + "\n")
     else:
         stdout.write(render_text(result, names([args.a]), names(args.b)))
     return 0

@@ -16,6 +16,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from .definitions import CSV_COLUMNS as DEFINITION_COLUMNS
+from .definitions import Definitions
 from .match import CHECKABLE, RowMatch
 from .table import Row
 from .report import flag_rule
@@ -110,7 +112,8 @@ def csv_text(ordered: Iterable[RowMatch], a_rows: Sequence[Row], b_id: Callable[
 
 def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
                   b_id: Callable[[int], str], threshold: float,
-                  b_files: RowFiles | None = None) -> str:
+                  b_files: RowFiles | None = None,
+                  definitions: Definitions | None = None) -> str:
     """One line per A row in file order, blank, short and checkable alike
     (see ROWS_CSV_COLUMNS).
 
@@ -118,9 +121,12 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
     ``dirty_tokens`` to ``b_id`` are filled for checkable rows only, as in the
     checkable-rows CSV; ``duplicate_of`` for any non-blank row equal to a B row;
     the ``contained_`` cells for contained short rows (offsets into the B
-    row); ``b_file`` names the file of ``b_row``, or of ``contained_in``.
+    row); ``b_file`` names the file of ``b_row``, or of ``contained_in``. With
+    ``definitions``, one column more per published definition (``true``/``false``,
+    llama2 its unrounded share; empty where the row is not considered).
     """
-    lines = [csv_line(ROWS_CSV_COLUMNS)]
+    extra = DEFINITION_COLUMNS if definitions is not None else ()
+    lines = [csv_line(ROWS_CSV_COLUMNS + extra)]
     is_flagged_row = flag_rule(threshold)
     for m in matches:
         checked: tuple[object, ...] = ("",) * 7
@@ -135,7 +141,8 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
         lines.append(csv_line((
             m.row + 1, neutralize(a_rows[m.row].id), m.status, m.tokens, *checked,
             "" if m.duplicate_of is None else m.duplicate_of + 1, *contained,
-            _file_cell(b_files, file_row))))
+            _file_cell(b_files, file_row),
+            *(definitions.cells(m.row) if definitions is not None else ()))))
     return "".join(lines)
 
 

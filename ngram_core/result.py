@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .definitions import Definitions
 from .export import RowFiles, csv_text, rows_csv_text
 from .match import RowMatch
 from .table import Row
@@ -50,7 +51,8 @@ class Report:
         return csv_text(self.ordered, self.a_rows, self.b_id, self.settings.threshold,
                         self.b_files)
 
-    def rows_csv(self) -> str:
-        """The CSV of every A row in file order, blank and short rows included."""
+    def rows_csv(self, definitions: Definitions | None = None) -> str:
+        """The CSV of every A row in file order, blank and short rows included (with
+        ``definitions``, a column more for each published definition)."""
         return rows_csv_text(self.matches, self.a_rows, self.b_id, self.settings.threshold,
-                             self.b_files)
+                             self.b_files, definitions)

@@ -13,7 +13,8 @@ import pytest
 #: Modules whose docstrings must hold an example (report has none: its output
 #: is held by tests/test_report.py).
 WITH_EXAMPLES = ["errors", "readers", "fields", "tokenize", "index", "match", "report", "export",
-                 "result", "settings", "files", "check", "steps"]
+                 "result", "settings", "files", "check", "steps", "definitions", "scores",
+                 "clean_split"]
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)
