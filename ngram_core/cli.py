@@ -190,7 +190,8 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
                         a_id_field=args.a_id_field, a_options=a_options,
                         b_fields=args.b_field, b_id_field=args.b_id_field,
                         b_options=b_options, scheduler=args.scheduler,
-                        workers=args.workers, blocksize=blocksize, on_progress=bar)
+                        workers=args.workers, blocksize=blocksize, on_progress=bar,
+                        definitions=wants_definitions(args))
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options,
                                            settings.n)
     b_rows, b_files, b_reads = load_rows_by_file(args.b, args.b_field, args.b_id_field,
@@ -214,12 +215,11 @@ def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptio
     ask; returns the JSON summary's extra keys and writes the split files."""
     extra: dict = {}
     wants_scores = args.score_field or args.scores
-    definitions = None
-    if args.definitions or wants_scores or args.clean_by != "main":
-        if not isinstance(result, CheckResult):
-            raise InputError("--definitions", "published definitions, scores and --clean-by "
-                                              "run on the local engine only")
-        definitions = compute_definitions(result.a_rows, result.b_rows, reusable_tokens(result))
+    if wants_definitions(args) and isinstance(result, CheckResult):
+        result.definitions = compute_definitions(result.a_rows, result.b_rows,
+                                                 reusable_tokens(result))
+    definitions = result.definitions
+    if definitions is not None:
         extra["definitions"] = definitions.as_dict()
     if wants_scores:
         a_table = read_path_table(args.a, a_options)
@@ -246,8 +246,13 @@ def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptio
                     f.write(data)
     if args.rows_csv:
         with open(args.rows_csv, "w", encoding="utf-8", newline="") as f:
-            f.write(result.rows_csv(definitions))
+            f.write(result.rows_csv())
     return extra
+
+
+def wants_definitions(args: argparse.Namespace) -> bool:
+    """The published definitions are needed: asked for, or for scores or the split."""
+    return bool(args.definitions or args.score_field or args.scores or args.clean_by != "main")
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,

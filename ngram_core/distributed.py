@@ -46,6 +46,8 @@ from .files import (block_ranges, expand_paths, is_compressed, is_parquet, iter_
                     lines_before,
                     load_rows, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
+from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
+                          prepare_steps)
 from .export import RowFiles
 from .index import build_index, count_rows_steps
 from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, coverage,
@@ -195,6 +197,34 @@ def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, Tokenized
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
                                 rows_by_tokens, settings.short_min,
                                 short_rows_by_prefix(a, settings.n, settings.short_min))
+
+
+class DefinitionFindings(NamedTuple):
+    """What one partition holds of the published definitions' probe, and the rows of
+    each of its pieces (a piece is numbered ``partition << PIECE_BITS | piece``, so
+    pieces order as B's file does), or the error the partition hit."""
+    partition: int
+    findings: Findings
+    piece_rows: list[int]
+    error: InputError | None = None
+
+
+#: Bits of a piece's number within its partition, for the definitions' findings.
+PIECE_BITS = 20
+
+
+def find_in_partition(part: Partition, fields: list[str], id_field: str,
+                      probe: Probe) -> DefinitionFindings:
+    """The published definitions' pass over one partition, a piece at a time."""
+    total, piece_rows = Findings(), []
+    try:
+        for piece, rows in enumerate(partition_chunks(part, fields, id_field)):
+            found = run_steps(find_steps(probe, rows, partition=part.index << PIECE_BITS | piece))
+            total.merge(found)
+            piece_rows.append(len(rows))
+    except InputError as e:
+        return DefinitionFindings(part.index, Findings(), [], e)
+    return DefinitionFindings(part.index, total, piece_rows)
 
 
 class WindowCounts(NamedTuple):
@@ -460,9 +490,10 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
                       b_id_field: str | None = None,
                       b_options: ReadOptions = ReadOptions(role="b"),
                       blocksize: int = DEFAULT_BLOCKSIZE,
-                      on_progress: Callable[[Progress], object] | None = None
-                      ) -> DistributedResult:
-    """Run the check on a Dask client: A indexed here, B streamed through the workers.
+                      on_progress: Callable[[Progress], object] | None = None,
+                      definitions: bool = False) -> DistributedResult:
+    """Run the check on a Dask client: A indexed here, B streamed through the workers
+    (once more with ``definitions``, for the published definitions).
 
     With ``settings.max_b_rows``, B is streamed twice: once to count the B rows
     holding each of A's windows, then to walk it without the windows found in
@@ -497,13 +528,36 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
                                                     index), (passes - 1) * len(parts) + 1):
         total.add(partial)
         report(done)
-    return assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored))
+    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored))
+    if definitions:
+        result.definitions = _definitions(client, a_rows, parts, choices)
+    return result
+
+
+def _definitions(client: Any, a_rows: list[Row], parts: Sequence[Partition],
+                 choices: dict[int, tuple[list[str], str]]) -> Definitions:
+    """The published definitions over B's partitions: A prepared here, each piece of
+    B searched on a worker, the findings merged (in any order) and judged here."""
+    prepared = run_steps(prepare_steps(a_rows))
+    found = Findings()
+    rows_of: dict[int, list[int]] = {}
+    for partial in _over_partitions(client, find_in_partition, parts, choices,
+                                    prepared.probe):
+        found.merge(partial.findings)
+        rows_of[partial.partition] = partial.piece_rows
+    first_rows, running = {}, 0
+    for part in parts:
+        for piece, count in enumerate(rows_of.get(part.index, [])):
+            first_rows[part.index << PIECE_BITS | piece] = running
+            running += count
+    return run_steps(finalize_steps(prepared, found, first_rows))
 
 
 def _over_partitions(client: Any, work: Callable[..., Any], parts: Sequence[Partition],
-                     choices: dict[int, tuple[list[str], str]], index: AIndex) -> Iterator[Any]:
-    """Run ``work(part, fields, id_field, index)`` on every partition; yield each result
-    as it finishes. The first result carrying an error cancels the rest and raises it."""
+                     choices: dict[int, tuple[list[str], str]], index: Any) -> Iterator[Any]:
+    """Run ``work(part, fields, id_field, index)`` on every partition, ``index`` sent
+    to every worker once; yield each result as it finishes. The first result carrying
+    an error cancels the rest and raises it."""
     from dask.distributed import as_completed
     shared = client.scatter(index, broadcast=True, hash=False)
     futures = [client.submit(work, part, *choices[part.file_index], shared,
@@ -526,7 +580,8 @@ def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
              b_options: ReadOptions = ReadOptions(role="b"),
              scheduler: str | None = None, workers: int | None = None,
              blocksize: int = DEFAULT_BLOCKSIZE,
-             on_progress: Callable[[Progress], object] | None = None) -> DistributedResult:
+             on_progress: Callable[[Progress], object] | None = None,
+             definitions: bool = False) -> DistributedResult:
     """Read A, start (or join) a cluster, and run :func:`check_distributed`.
 
     ``scheduler``: the address of a running scheduler; without one a local
@@ -547,7 +602,8 @@ def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
     try:
         return check_distributed(client, a_rows, b_paths, settings, b_fields=b_fields,
                                  b_id_field=b_id_field, b_options=b_options,
-                                 blocksize=blocksize, on_progress=on_progress)
+                                 blocksize=blocksize, on_progress=on_progress,
+                                 definitions=definitions)
     finally:
         client.close()
         if cluster is not None:

@@ -38,6 +38,8 @@ class Report:
     summary: Summary
     ordered: list[RowMatch] = field(init=False, repr=False)
     b_files: RowFiles | None = field(default=None, kw_only=True)
+    #: The published definitions, when an engine computed them with the check.
+    definitions: Definitions | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         self.ordered = worst_first(self.matches)
@@ -51,8 +53,8 @@ class Report:
         return csv_text(self.ordered, self.a_rows, self.b_id, self.settings.threshold,
                         self.b_files)
 
-    def rows_csv(self, definitions: Definitions | None = None) -> str:
+    def rows_csv(self) -> str:
         """The CSV of every A row in file order, blank and short rows included (with
-        ``definitions``, a column more for each published definition)."""
+        the published definitions computed, a column more for each)."""
         return rows_csv_text(self.matches, self.a_rows, self.b_id, self.settings.threshold,
-                             self.b_files, definitions)
+                             self.b_files, self.definitions)

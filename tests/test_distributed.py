@@ -14,7 +14,7 @@ import pytest
 import zstandard
 from dask.distributed import Client, LocalCluster
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, FIXTURES
 from ngram_core import InputError, Settings, run_check
 from ngram_core.cli import main
 from ngram_core.distributed import (Combined, check_distributed, index_a, plan_partitions,
@@ -197,3 +197,41 @@ def test_a_compressed_shard_streams_in_pieces_and_names_a_bad_line(client, tmp_p
     with pytest.raises(InputError) as info:
         check_distributed(client, a_rows, [str(bad)], Settings(), blocksize=1024)
     assert str(info.value).startswith(str(bad) + ", line 301")
+
+
+@pytest.mark.parametrize("seed, formats, blocksize", [
+    (9, ["jsonl", "csv", "parquet"], 1 << 20),
+    (10, ["jsonl.gz", "jsonl", "jsonl.zst"], 256),          # streamed in many pieces
+])
+def test_the_published_definitions_match_the_single_machine(client, tmp_path, seed, formats,
+                                                            blocksize):
+    from ngram_core.definitions import compute_definitions
+    a_texts = corpus(seed, 30, vocabulary=15) + ["w1 w2 w3 w4 w5 w6 w7 w8 w9", ""]
+    b_texts = corpus(seed + 100, 150, vocabulary=15) + [a_texts[-2]] * 12
+    local, remote = local_and_distributed(client, tmp_path, a_texts, b_texts, formats,
+                                          Settings(), blocksize)
+    assert remote.definitions is None                    # not asked for
+    a_rows = local.a_rows
+    b_rows = load_rows_by_file(sorted(str(p) for p in tmp_path.glob("shard-*")))[0]
+    expected = compute_definitions(a_rows, b_rows)
+    with_defs = check_distributed(client, a_rows, sorted(str(p) for p in tmp_path.glob("shard-*")),
+                                  Settings(), blocksize=blocksize, definitions=True)
+    assert with_defs.definitions.as_dict() == expected.as_dict()
+    assert [with_defs.definitions.cells(r) for r in range(len(a_rows))] == \
+        [expected.cells(r) for r in range(len(a_rows))]
+    assert sum(d["dirty"] for d in expected.as_dict().values()) > 0
+
+
+def test_command_line_dask_engine_reports_the_same_definitions_and_scores(tmp_path):
+    a = str(FIXTURES / "report" / "test-set.jsonl")
+    b = str(FIXTURES / "report" / "training.jsonl")
+    out = {}
+    for engine in ("local", "dask"):
+        stdout, err = io.StringIO(), io.StringIO()
+        rows = tmp_path / f"{engine}.csv"
+        assert main([a, b, "--engine", engine, "--workers", "1", "--json", "--definitions",
+                     "--score-field", "correct", "--rows-csv", str(rows)],
+                    stdout, err) == 0, err.getvalue()
+        summary = json.loads(stdout.getvalue())
+        out[engine] = (summary["definitions"], summary["scores"], rows.read_bytes())
+    assert out["dask"] == out["local"]
