@@ -17,6 +17,29 @@ Two modes, one rule each:
 * **strict**: a token is a maximal run of non-whitespace (``str.isspace``
   separates) and nothing is folded, so ``"Fact:"`` stays one token.
 
+Scripts written without spaces, in both modes and both backends: a token
+character (loose: L*, N*, M*, Cf; strict: any non-whitespace) that is not a
+combining mark and lies in one of the :data:`UNSPACED_BLOCKS` is a token of its
+own: CJK Unified Ideographs U+4E00-9FFF and Extension A U+3400-4DBF,
+Extensions B-I U+20000-2EE5F, Extensions G-H U+30000-323AF, CJK Compatibility
+Ideographs U+F900-FAFF and U+2F800-2FA1F, Hiragana U+3040-309F, Katakana
+U+30A0-30FF, Katakana Phonetic Extensions U+31F0-31FF, Halfwidth Katakana
+U+FF66-FF9F, Kana Supplement to Small Kana Extension U+1B000-1B16F, Thai
+U+0E00-0E7F, Lao U+0E80-0EFF, Khmer U+1780-17FF, Myanmar U+1000-109F. The
+combining marks (M*) after such a character, and the halfwidth sound marks
+U+FF9E and U+FF9F, belong to its token; any other character after it starts a
+new token. The characters between two such tokens form runs as above, and in
+loose mode each token is normalized by the layers as every other::
+
+    >>> Tokenizer().tokenize("GPT4は日本語")
+    [('gpt4', 0, 4), ('は', 4, 5), ('日', 5, 6), ('本', 6, 7), ('語', 7, 8)]
+    >>> [t for t, _, _ in Tokenizer().tokenize("ｶﾞｯｺｳ")]     # NFKC: ｶﾞ -> ガ
+    ['ガ', 'ッ', 'コ', 'ウ']
+    >>> [t for t, _, _ in Tokenizer("strict").tokenize("你好，世界。")]
+    ['你', '好', '，', '世', '界', '。']
+    >>> Tokenizer().tokenize("ที่นั่น")    # Thai vowel signs and tone marks are Mn
+    [('ที่', 0, 3), ('นั่', 3, 6), ('น', 6, 7)]
+
 Ranges are half-open code-point offsets ``[start, end)`` into the row text::
 
     >>> t = Tokenizer()
@@ -28,7 +51,9 @@ Ranges are half-open code-point offsets ``[start, end)`` into the row text::
 The character class is matched with the ``regex`` package
 (``[\\p{L}\\p{N}\\p{M}\\p{Cf}]+``) when it can be imported and with ``re`` and
 a class built from ``unicodedata`` when it cannot (Pyodide in the tab); a test
-holds the two to the same tokens.
+holds the two to the same tokens. Only a text holding a character of the
+blocks is matched with ``[unspaced][marks]*|[other token characters]+``: other
+text (all Latin text) takes the single class, as fast as before.
 """
 
 from __future__ import annotations
@@ -69,75 +94,246 @@ def _in_token_class(category: str) -> bool:
     return category[0] in _TOKEN_CATEGORIES or category == "Cf"
 
 
-def _class_ranges(first: int, last: int) -> list[tuple[int, int]]:
-    """Inclusive ranges of code points in ``[first, last]`` that are in the class."""
-    category = unicodedata.category
+#: Blocks of the scripts written without spaces between words, as inclusive
+#: code-point ranges: a token character in one of them that is not a
+#: combining mark is a token of its own (see the module docstring).
+UNSPACED_BLOCKS = (
+    (0x0E00, 0x0E7F),      # Thai
+    (0x0E80, 0x0EFF),      # Lao
+    (0x1000, 0x109F),      # Myanmar
+    (0x1780, 0x17FF),      # Khmer
+    (0x3040, 0x309F),      # Hiragana
+    (0x30A0, 0x30FF),      # Katakana
+    (0x31F0, 0x31FF),      # Katakana Phonetic Extensions
+    (0x3400, 0x4DBF),      # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),      # CJK Unified Ideographs
+    (0xF900, 0xFAFF),      # CJK Compatibility Ideographs
+    (0xFF66, 0xFF9F),      # Halfwidth Katakana
+    (0x1B000, 0x1B16F),    # Kana Supplement .. Small Kana Extension
+    (0x20000, 0x2EE5F),    # CJK Unified Ideographs Extensions B-I
+    (0x2F800, 0x2FA1F),    # CJK Compatibility Ideographs Supplement
+    (0x30000, 0x323AF),    # CJK Unified Ideographs Extensions G-H
+)
+_BMP_BLOCKS = tuple(block for block in UNSPACED_BLOCKS if block[1] <= 0xFFFF)
+#: Halfwidth katakana voiced and semi-voiced sound marks: letters (Lm), yet
+#: part of the token of the unspaced character they follow, like a mark.
+SOUND_MARKS = "\uff9e\uff9f"
+
+
+def in_unspaced_block(cp: int) -> bool:
+    return any(first <= cp <= last for first, last in UNSPACED_BLOCKS)
+
+
+def _runs(flags) -> list[tuple[int, int]]:
+    """Inclusive ranges of the indexes whose flag is true."""
     ranges: list[tuple[int, int]] = []
-    start, previous = -1, -1
-    for cp in range(first, last + 1):
-        if _in_token_class(category(chr(cp))):
+    start = -1
+    for cp, flag in enumerate(flags):
+        if flag:
             if start < 0:
                 start = cp
-            previous = cp
         elif start >= 0:
-            ranges.append((start, previous))
+            ranges.append((start, cp - 1))
             start = -1
     if start >= 0:
-        ranges.append((start, previous))
+        ranges.append((start, len(flags) - 1))
     return ranges
 
 
+@lru_cache(maxsize=1)
+def _bmp_table() -> tuple[list[str], bytearray]:
+    """The general category of every BMP code point, and 1 for those in a block."""
+    category = unicodedata.category
+    in_block = bytearray(0x10000)
+    for first, last in _BMP_BLOCKS:
+        in_block[first:last + 1] = b"\x01" * (last - first + 1)
+    return [category(chr(cp)) for cp in range(0x10000)], in_block
+
+
+def _class_ranges(first: int, last: int) -> list[tuple[int, int]]:
+    """Inclusive ranges of code points in ``[first, last]`` that are in the class."""
+    if last <= 0xFFFF:
+        categories = _bmp_table()[0][first:last + 1]
+    else:
+        categories = [unicodedata.category(chr(cp)) for cp in range(first, last + 1)]
+    return [(first + a, first + b) for a, b in _runs([_in_token_class(c) for c in categories])]
+
+
+def _esc(cp: int) -> str:
+    return "\\U%08x" % cp
+
+
+def _class_body(ranges) -> str:
+    return "".join(_esc(a) if a == b else f"{_esc(a)}-{_esc(b)}" for a, b in ranges)
+
+
 def _char_class(ranges) -> str:
-    def esc(cp: int) -> str:
-        return "\\U%08x" % cp
-    return "[" + "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges) + "]"
+    return "[" + _class_body(ranges) + "]"
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M"
+
+
+def _is_token_char(mode: str, ch: str) -> bool:
+    if mode == "strict":
+        return not ch.isspace()
+    return _in_token_class(unicodedata.category(ch))
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+#: A character of a BMP block, or any astral character: a text with neither
+#: is matched with the class of old (the fast path for Latin text).
+_BLOCK_OR_ASTRAL = re.compile("[" + _class_body(_BMP_BLOCKS) + "\\U00010000-\\U0010ffff]")
+#: A cheaper first look for it (two ranges, no table): it skips the Latin,
+#: Greek, Cyrillic... letters below U+0E00 and the punctuation and symbols of
+#: U+2000-2BFF (quotes, dashes, currency signs), where no block lies.
+_COARSE = re.compile("[\u0e00-\u1fff\u2c00-\U0010ffff]")
+#: A character of any block (searched in text holding astral characters only).
+_ANY_BLOCK = re.compile(_char_class(UNSPACED_BLOCKS))
+
+
+def _survey(text: str, astral: bool = True) -> tuple[bool, bool]:
+    """(holds a character of a block, holds an astral character: asked for
+    with ``astral``, else False), in one scan for text without either."""
+    if text.isascii():
+        return False, False
+    try:
+        text.encode("latin-1")       # every code point below U+0100 (a plain copy in
+        return False, False          # CPython when so): most accented Latin text
+    except UnicodeEncodeError:
+        pass
+    first = _COARSE.search(text)
+    if first is not None:
+        first = _BLOCK_OR_ASTRAL.search(text, first.start())
+    if first is None:
+        return False, False
+    if first.group() <= "\uffff":
+        return True, astral and _ASTRAL.search(text, first.end()) is not None
+    return _ANY_BLOCK.search(text, first.start()) is not None, astral
+
+
+@lru_cache(maxsize=1)
+def _piece_cut():
+    """The characters a long text may be cut before (see :func:`_pieces`): in a
+    BMP block, assigned, not a combining mark, not a sound mark. Each starts a
+    token or is no token character, in both modes."""
+    categories, in_block = _bmp_table()
+    flags = [in_block[cp] and c[0] != "M" and c != "Cn" for cp, c in enumerate(categories)]
+    for mark in SOUND_MARKS:
+        flags[ord(mark)] = False
+    return re.compile(_char_class(_runs(flags)))
+
+
+@lru_cache(maxsize=4096)
+def _stand_in_char(mode: str, ch: str) -> str:
+    """The BMP character that stands in for an astral one (see :class:`_StdlibPattern`)."""
+    if not _is_token_char(mode, ch):
+        return " "
+    if _is_mark(ch):
+        return "\u0301"
+    return "\u4e00" if in_unspaced_block(ord(ch)) else "a"
 
 
 class _StdlibPattern:
-    """``re`` matching of the token class, fast for text in the BMP.
+    """``re`` matching of a mode's tokens, fast for text in the BMP.
 
     ``re`` checks a class of BMP characters with one table look-up but scans
     the astral ranges one by one, which made the full class more than ten
-    times slower on plain text. So the class is compiled for the BMP only, and a
-    text holding astral characters is matched on a copy in which each astral
-    character is replaced by ``a`` (in the class) or a space (not in it): one
-    code point for one, so every ``[start, end)`` still points into the
-    original text, from which each token is sliced.
+    times slower on plain text. So the classes are compiled for the BMP only,
+    and a text holding astral characters is matched on a copy in which each
+    astral character is replaced by a BMP character of the same kind: ``一``
+    (a token of its own), a combining acute (a mark), ``a`` (another token
+    character) or a space (none): one code point for one, so every
+    ``[start, end)`` still points into the original text, from which each
+    token is sliced.
+
+    A text without any character of :data:`UNSPACED_BLOCKS` (all Latin text)
+    is matched with one class, as before unspaced scripts were split; other
+    text with ``[unspaced][marks]*|[other token characters]+``.
     """
 
-    def __init__(self):
-        self._bmp = re.compile(_char_class(_class_ranges(0, 0xFFFF)) + "+")
+    def __init__(self, mode: str = "loose"):
+        self.mode = mode
+        if mode == "strict":
+            self._plain = re.compile(r"[^\s]+")
+        else:
+            self._plain = re.compile(_char_class(_class_ranges(0, 0xFFFF)) + "+")
+        self._split_compiled: re.Pattern[str] | None = None
+
+    def _split(self):
+        """``[unspaced][marks]*|[other]+`` over the BMP, compiled on first use."""
+        if self._split_compiled is None:
+            categories, in_block = _bmp_table()
+            marks = [c[0] == "M" for c in categories]
+            for mark in SOUND_MARKS:
+                marks[ord(mark)] = True
+            if self.mode == "strict":
+                token = [not chr(cp).isspace() for cp in range(0x10000)]
+            else:
+                token = [_in_token_class(c) for c in categories]
+            unspaced = [t and b and c[0] != "M" for t, b, c in zip(token, in_block, categories)]
+            other = [t and not u for t, u in zip(token, unspaced)]
+            self._split_compiled = re.compile(
+                f"{_char_class(_runs(unspaced))}{_char_class(_runs(marks))}*"
+                f"|{_char_class(_runs(other))}+")
+        return self._split_compiled
 
     def _stand_in(self, text: str) -> str:
-        def one(m):
-            return "a" if _in_token_class(unicodedata.category(m.group())) else " "
-        return _ASTRAL.sub(one, text)
+        return _ASTRAL.sub(self._one_stand_in, text)
+
+    def _one_stand_in(self, m) -> str:
+        return _stand_in_char(self.mode, m.group())
+
+    def _prepare(self, text: str):
+        """(compiled pattern, text to match it on, whether that is a stand-in copy)."""
+        unspaced, astral = _survey(text)
+        if unspaced:
+            if astral:
+                return self._split(), self._stand_in(text), True
+            return self._split(), text, False
+        if astral and self.mode == "loose":
+            return self._plain, self._stand_in(text), True
+        return self._plain, text, False
 
     def findall(self, text: str) -> list[str]:
-        if text.isascii() or not _ASTRAL.search(text):
-            return self._bmp.findall(text)
-        return [text[s:e] for s, e in self.spans(text)]
+        if text.isascii():
+            return self._plain.findall(text)
+        pattern, matched, stood_in = self._prepare(text)
+        if not stood_in:
+            return pattern.findall(text)
+        return [text[s:e] for s, e in self._spans(pattern, matched)]
 
     def spans(self, text: str) -> list[tuple[int, int]]:
-        if not text.isascii() and _ASTRAL.search(text):
-            text = self._stand_in(text)
-        return [m.span() for m in self._bmp.finditer(text)]
+        pattern, matched, _ = self._prepare(text)
+        return self._spans(pattern, matched)
+
+    @staticmethod
+    def _spans(pattern, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in pattern.finditer(text)]
 
 
-class _RePattern:
-    """A compiled ``re``/``regex`` pattern behind the same two calls."""
+class _RegexPattern:
+    """The ``regex`` package's matching of loose tokens, by Unicode properties."""
 
-    def __init__(self, compiled):
-        self._compiled = compiled
+    def __init__(self):
+        import regex
+        blocks = _char_class(UNSPACED_BLOCKS)
+        unspaced = rf"[[\p{{L}}\p{{N}}\p{{Cf}}]&&{blocks}]"
+        self._plain = regex.compile(r"[\p{L}\p{N}\p{M}\p{Cf}]+")
+        self._split = regex.compile(
+            rf"(?V1){unspaced}[\p{{M}}{SOUND_MARKS}]*|[[\p{{L}}\p{{N}}\p{{M}}\p{{Cf}}]--{unspaced}]+")
+
+    def _pattern(self, text: str):
+        return self._split if _survey(text, astral=False)[0] else self._plain
 
     def findall(self, text: str) -> list[str]:
-        return self._compiled.findall(text)
+        if text.isascii():
+            return self._plain.findall(text)
+        return self._pattern(text).findall(text)
 
     def spans(self, text: str) -> list[tuple[int, int]]:
-        return [m.span() for m in self._compiled.finditer(text)]
+        return [m.span() for m in self._pattern(text).finditer(text)]
 
 
 BACKENDS = ("re", "regex")
@@ -150,14 +346,14 @@ def token_pattern(mode: str, backend: str = "re"):
     Loose mode uses ``backend``: ``"re"`` (standard library, the default
     everywhere, so the page and the command agree) or ``"regex"`` (the
     ``regex`` package, ``[\\p{L}\\p{N}\\p{M}\\p{Cf}]+``, when installed).
+    Strict mode always uses ``re``.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown tokenizer backend {backend!r}; choose re or regex")
     if mode == "strict":
-        return _RePattern(re.compile(r"[^\s]+"))
+        return _StdlibPattern("strict")
     if backend == "regex":
-        import regex
-        return _RePattern(regex.compile(r"[\p{L}\p{N}\p{M}\p{Cf}]+"))
+        return _RegexPattern()
     return _StdlibPattern()
 
 
@@ -205,16 +401,33 @@ def _pieces(text: str, size: int = PIECE_CHARS):
     """Cut a text at spaces into pieces of about ``size`` characters.
 
     A space separates tokens in both modes, so the tokens of the pieces are
-    the tokens of the text: ``"ab cd ef"`` with size 3 -> ``"ab ", "cd ef"``.
+    the tokens of the text (a piece ends at the first space at least ``size``
+    characters in). Text of a script written without spaces is cut before one of its
+    characters too (a token of its own, or no token character, in both modes;
+    never a mark or a sound mark, which join the token before them), whichever
+    comes first::
+
+        >>> list(_pieces("ab cd ef", 3)), list(_pieces("日本語の文", 3))
+        (['ab cd ', 'ef'], ['日本語', 'の文'])
     """
     start = 0
+    cut_before = None if text.isascii() else _piece_cut()
     while len(text) - start > size:
-        cut = text.find(" ", start + size)
-        if cut < 0:
+        at = start + max(size, 1)
+        space = text.find(" ", at)
+        end = space + 1 if space >= 0 else 0
+        if cut_before is not None:
+            found = cut_before.search(text, at, space if space >= 0 else len(text))
+            if found:
+                end = found.start()
+        if not end:
             break
-        yield text[start:cut + 1]
-        start = cut + 1
-    yield text[start:] if start else text
+        yield text[start:end]
+        start = end
+    if not start:
+        yield text
+    elif start < len(text):
+        yield text[start:]
 
 
 class _Vocabulary(dict):

@@ -28,20 +28,57 @@ def normalize(token: str, layers) -> str:
     return token
 
 
+#: Scripts written without spaces (inclusive ranges), copied from the issue,
+#: not from ngram_core: Thai, Lao, Myanmar, Khmer, Hiragana, Katakana, Katakana
+#: Phonetic Extensions, CJK Extension A, CJK Unified, CJK Compatibility,
+#: Halfwidth Katakana, Kana Supplement .. Small Kana Extension, CJK Extensions
+#: B-I, CJK Compatibility Supplement, CJK Extensions G-H.
+UNSPACED = [(0x0E00, 0x0E7F), (0x0E80, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF),
+            (0x3040, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF),
+            (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x1B000, 0x1B16F),
+            (0x20000, 0x2EE5F), (0x2F800, 0x2FA1F), (0x30000, 0x323AF)]
+
+
+def is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
+def own_token(ch: str) -> bool:
+    """In a listed block and not a combining mark (the caller checks it is a token character)."""
+    return not is_mark(ch) and any(a <= ord(ch) <= b for a, b in UNSPACED)
+
+
 def tokenize(text: str, mode="loose", layers=("L1", "L3", "L4")):
-    """[(token, start, end)] by walking the text one character at a time."""
+    """[(token, start, end)] by walking the text one character at a time.
+
+    A token character of an unspaced script (not a mark) is a token of its
+    own; the marks after it, and the halfwidth sound marks U+FF9E/U+FF9F,
+    join it; any other character after it starts a new token.
+    """
     keep = in_token_class if mode == "loose" else (lambda c: not c.isspace())
-    out, start = [], None
-    for i, ch in enumerate(text + " "):
-        if i < len(text) and keep(ch):
-            if start is None:
-                start = i
-        elif start is not None:
-            raw = text[start:i]
-            token = normalize(raw, layers) if mode == "loose" else raw
-            if token:
-                out.append((token, start, i))
+    bounds = []                      # [start, end) of the raw tokens
+    start, unspaced = None, False    # the open token; is it an unspaced character (+ marks)?
+    for i, ch in enumerate(text):
+        if not keep(ch):
+            if start is not None:
+                bounds.append((start, i))
             start = None
+            continue
+        if start is not None:
+            if unspaced and (is_mark(ch) or ch in "\uff9e\uff9f"):
+                continue             # joins the unspaced character before it
+            if not unspaced and not own_token(ch):
+                continue             # the run goes on
+            bounds.append((start, i))
+        start, unspaced = i, own_token(ch)
+    if start is not None:
+        bounds.append((start, len(text)))
+    out = []
+    for s, e in bounds:
+        raw = text[s:e]
+        token = normalize(raw, layers) if mode == "loose" else raw
+        if token:
+            out.append((token, s, e))
     return out
 
 

@@ -17,8 +17,9 @@ layer_sets = st.sets(st.sampled_from(LAYERS)).map(lambda s: tuple(sorted(s)))
 word_rows = st.lists(st.lists(st.sampled_from(SMALL_VOCAB), max_size=40), min_size=1, max_size=8)
 
 
-def compare(a_rows, b_rows, n, mode, layers, cap=32):
-    result = run_check(a_rows, b_rows, Settings(n=n, mode=mode, layers=layers, cap=cap))
+def compare(a_rows, b_rows, n, mode, layers, cap=32, backend="re"):
+    result = run_check(a_rows, b_rows, Settings(n=n, mode=mode, layers=layers, cap=cap,
+                                                backend=backend))
     tok = lambda text: [t for t, _, _ in reference.tokenize(text, mode, layers)]
     b_tokens = [tok(r.text) for r in b_rows]
     for m, row in zip(result.matches, a_rows):
@@ -128,3 +129,51 @@ repetitive = st.lists(st.sampled_from(["x", "x", "x", "y", "x y"]), min_size=0, 
 def test_engine_equals_reference_on_repeated_text(a, b, n, cap):
     """Runs of one repeated word make every window repeat the same position list."""
     compare(rows_of(a), rows_of(b), n, "loose", ("L1", "L3", "L4"), cap)
+
+
+# --- scripts written without spaces, mixed with everything else -------------
+
+MIXED = ("日本語中文你好的是" "ひらがなカタカナ" "\u3099\u309a\u309b" "ｶｷﾞﾟｰ"       # CJK, kana
+         "กขภาษ\u0e31\u0e34\u0e48\u0e49๑๒฿" "ກເ\u0eb4\u0ec9໑" "ខម\u17d2\u17c2១"  # Thai, Lao, Khmer
+         "မန\u103c\u103a\u102c၁" "豈ㇰ"                                          # Myanmar, compat.
+         "\U00020000\U0002a6d6\U0001b001\U0002f800\U00030000"                   # astral blocks
+         "aBeéｃＡ19" "\u0301\U000e0100\U0001d167"                               # Latin, marks
+         "\u200b\u00ad\u2060\u200d" "  \u3000\n" "，。,:「" "\U0001f600")          # Cf, spaces...
+mixed_text = st.text(st.sampled_from(MIXED), max_size=80)
+backends = st.sampled_from(["re", "regex"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(mixed_text, st.sampled_from(["loose", "strict"]), layer_sets, backends)
+def test_tokenizer_equals_reference_on_unspaced_scripts(text, mode, layers, backend):
+    assert Tokenizer(mode, layers, backend).tokenize(text) == \
+        reference.tokenize(text, mode, layers)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(mixed_text, min_size=1, max_size=4), st.lists(mixed_text, max_size=4),
+       st.integers(5, 8), st.sampled_from(["loose", "strict"]), layer_sets, backends)
+def test_engine_equals_reference_on_unspaced_scripts(a, b, n, mode, layers, backend):
+    b_texts = b + [f"zz {t} zz" for t in a[:2]]
+    compare([Row(i, str(i), t) for i, t in enumerate(a, 1)],
+            [Row(i, str(i), t) for i, t in enumerate(b_texts, 1)], n, mode, layers,
+            backend=backend)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(MIXED), max_size=200), st.integers(1, 12),
+       st.sampled_from(["loose", "strict"]), backends)
+def test_pieces_tokenize_as_the_whole_text(text, size, mode, backend):
+    """A long row is tokenized piece by piece: never a token split or joined differently."""
+    from types import SimpleNamespace
+    from ngram_core.steps import run_steps
+    from ngram_core.tokenize import tokenize_rows, tokenize_rows_steps
+    bare = Tokenizer(mode, (), backend)
+    assert run_steps(bare.spans_steps(text, size)) == \
+        [(s, e) for _, s, e in reference.tokenize(text, mode, ())]
+    rows = [SimpleNamespace(text=text)]
+    whole = Tokenizer(mode, backend=backend)
+    by_pieces = Tokenizer(mode, backend=backend)
+    assert list(run_steps(tokenize_rows_steps(rows, by_pieces, size)).ids) == \
+        list(tokenize_rows(rows, whole).ids)
+    assert by_pieces.vocabulary == whole.vocabulary

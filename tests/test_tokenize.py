@@ -141,3 +141,133 @@ def test_summary_records_the_backend_and_unicode_version_used_for_matching(tmp_p
     strict = _summary(tmp_path, "--mode", "strict", "--tokenizer", "regex")
     assert (strict["tokenizer"], strict["layers"]) == ("re", "strict")
     assert strict["unicode_version"] == unicodedata.unidata_version
+
+
+# --- scripts written without spaces ----------------------------------------
+
+MATCHERS = [("loose", "re"), ("loose", "regex"), ("strict", "re")]
+
+
+def raw(text, mode="loose", backend="re"):
+    """The raw tokens a matcher cuts, before any layer."""
+    return [text[s:e] for s, e in token_pattern(mode, backend).spans(text)]
+
+
+@pytest.mark.parametrize("backend", ["re", "regex"])
+def test_unspaced_examples_from_the_issue(backend):
+    loose, strict = Tokenizer(backend=backend), Tokenizer("strict", backend=backend)
+    assert loose.tokenize("GPT4は日本語") == [
+        ("gpt4", 0, 4), ("は", 4, 5), ("日", 5, 6), ("本", 6, 7), ("語", 7, 8)]
+    # U+FF9E belongs to the halfwidth ｶ before it; NFKC makes the two one ガ
+    assert loose.tokenize("ｶﾞｯｺｳ") == [("ガ", 0, 2), ("ッ", 2, 3), ("コ", 3, 4), ("ウ", 4, 5)]
+    assert strict.tokenize("你好，世界。") == [
+        ("你", 0, 1), ("好", 1, 2), ("，", 2, 3), ("世", 3, 4), ("界", 4, 5), ("。", 5, 6)]
+    assert loose.tokenize("你好，世界。") == [("你", 0, 1), ("好", 1, 2), ("世", 3, 4),
+                                            ("界", 4, 5)]
+
+
+# raw tokens, the same in both modes and both backends
+UNSPACED_CASES = {
+    "ที่นั่น": ["ที่", "นั่", "น"],                    # Thai vowel signs, tone marks: Mn
+    "မြန်မာ": ["မြ", "န်", "မာ"],                      # Myanmar Mc and Mn
+    "ខ្មែរ": ["ខ្", "មែ", "រ"],                        # Khmer coeng (Mn), vowel sign (Mc)
+    "ກິນເຂົ້າ": ["ກິ", "ນ", "ເ", "ຂົ້", "າ"],               # Lao
+    "か\u3099き": ["か\u3099", "き"],                  # combining voiced mark, in the Hiragana block
+    "日\u0301本": ["日\u0301", "本"],                  # a mark from outside the blocks too
+    "日\U000e0100本": ["日\U000e0100", "本"],          # an astral mark (a variation selector)
+    "\U00020000\u0301\U0002a6d6": ["\U00020000\u0301", "\U0002a6d6"],   # astral ideographs
+    "\U0001b001\U0001b002x": ["\U0001b001", "\U0001b002", "x"],         # Kana Supplement
+    "\U0002f800\U00030000": ["\U0002f800", "\U00030000"],     # Compatibility Supplement, Ext G
+    "ｶﾞﾟｷ": ["ｶﾞﾟ", "ｷ"],                              # halfwidth sound marks join like marks
+    "aﾞb": ["a", "ﾞ", "b"],                           # ...but after a Latin letter are their own
+    "ﾞｶ": ["ﾞ", "ｶ"],
+    "a\u0e31b ก": ["a\u0e31b", "ก"],                  # a block mark after Latin continues the run
+    "\u0e31ก\u0e31": ["\u0e31", "ก\u0e31"],           # a mark opening the text starts a run
+    "๑๒๓ ໑໒ ၁၂ ១២ 123": ["๑", "๒", "๓", "໑", "໒", "၁", "၂", "១", "២", "123"],
+    "x日y2本\U0001f600z": None,                        # mode-dependent, see below
+    "日\u200b本": ["日", "\u200b", "本"],               # a format character starts a new token
+    "ab\u00adc語de\u2060f": ["ab\u00adc", "語", "de\u2060f"],
+    "ＡＢ日ＣＤ": ["ＡＢ", "日", "ＣＤ"],
+    "漢字かなカナ": ["漢", "字", "か", "な", "カ", "ナ"],
+    "豈\ufa6d": ["豈", "\ufa6d"],                      # CJK Compatibility Ideographs
+    "ㇰㇱ": ["ㇰ", "ㇱ"],                                # Katakana Phonetic Extensions
+}
+
+
+@pytest.mark.parametrize("mode, backend", MATCHERS)
+@pytest.mark.parametrize("text", list(UNSPACED_CASES))
+def test_unspaced_characters_and_their_marks(text, mode, backend):
+    expected = UNSPACED_CASES[text]
+    if expected is None:
+        expected = ["x", "日", "y2", "本", "z"] if mode == "loose" else \
+            ["x", "日", "y2", "本", "\U0001f600z"]
+    assert raw(text, mode, backend) == expected
+    assert [t for t, _, _ in reference.tokenize(text, mode, ())] == expected
+
+
+def test_strict_mode_splits_unspaced_characters_from_punctuation_runs():
+    assert raw("「日本」です。", "strict") == ["「", "日", "本", "」", "で", "す", "。"]
+    assert raw("ok:日本!! ฿100", "strict") == ["ok:", "日", "本", "!!", "฿", "100"]
+    assert raw("ok:日本!! ฿100") == ["ok", "日", "本", "100"]       # ฿ (Sc) is no loose token
+
+
+def _block_chars():
+    for first, last in reference.UNSPACED:
+        for cp in range(first, last + 1):
+            yield chr(cp)
+
+
+@pytest.mark.parametrize("mode, backend", MATCHERS)
+def test_every_block_character_but_a_mark_is_a_token_of_its_own(mode, backend):
+    pattern = token_pattern(mode, backend)
+    keep = reference.in_token_class if mode == "loose" else (lambda c: not c.isspace())
+    unassigned = regex.compile(r"\p{Cn}")
+    own = 0
+    for ch in _block_chars():
+        if backend == "regex" and (unicodedata.category(ch) == "Cn" or unassigned.match(ch)):
+            continue                 # assigned in one Unicode version only
+        where = f"U+{ord(ch):04X}"
+        if not keep(ch):             # no token character: splits
+            assert pattern.spans(f"x{ch}1") == [(0, 1), (2, 3)], where
+        elif reference.is_mark(ch):  # joins what is before it, whatever that is
+            assert pattern.spans(f"x{ch}1") == [(0, 3)], where
+            assert pattern.spans(f"日{ch}1") == [(0, 2), (2, 3)], where
+            assert pattern.spans(f"\U00020000{ch}{ch}\U00020001") == [(0, 3), (3, 4)], where
+        elif ch in "\uff9e\uff9f":   # a sound mark: its own token, then joins like a mark
+            assert pattern.spans(f"x{ch}{ch}1") == [(0, 1), (1, 3), (3, 4)], where
+        else:
+            assert pattern.spans(f"x{ch}{ch}1") == [(0, 1), (1, 2), (2, 3), (3, 4)], where
+            assert pattern.spans(f"{ch}\u0301{ch}\U000e0100") == [(0, 2), (2, 4)], where
+            own += 1
+    assert own > (90_000 if backend == "re" else 80_000)
+
+
+def test_matchers_agree_with_each_other_and_the_reference_around_unspaced_characters():
+    """Every assigned code point twice, after an unspaced or a Latin character, before another."""
+    chars = list(_all_known_code_points())
+    std, rx, strict = (token_pattern("loose", "re"), token_pattern("loose", "regex"),
+                       token_pattern("strict"))
+    for lead in ("日", "\U00020000", "a"):
+        text = " ".join(f"{lead}{ch}{ch}本" for ch in chars)
+        assert std.spans(text) == rx.spans(text), lead
+    # the plain loop is slow: against it, the characters that matter and a sample of the rest
+    def matters(i, ch):
+        cat = unicodedata.category(ch)
+        if reference.own_token(ch) or ch.isspace() or cat[0] == "M" or cat == "Cf":
+            return ord(ch) <= 0xFFFF or i % 16 == 0
+        return i % 64 == 0
+    sample = [ch for i, ch in enumerate(chars) if matters(i, ch)]
+    for lead in ("日", "a"):
+        text = " ".join(f"{lead}{ch}{ch}本" for ch in sample)
+        assert std.spans(text) == [(s, e) for _, s, e in reference.tokenize(text, "loose", ())]
+        assert strict.spans(text) == [(s, e) for _, s, e in reference.tokenize(text, "strict", ())]
+
+
+def test_a_long_unspaced_row_is_cut_into_pieces_never_before_a_mark():
+    from ngram_core.tokenize import _pieces
+    assert [len(p) for p in _pieces("日" * 1000, 100)] == [100] * 10
+    text = "日\u0301ｶﾞﾟ\u0e31x " * 200
+    pieces = list(_pieces(text, 1))
+    assert "".join(pieces) == text and len(pieces) > 200
+    for piece in pieces[1:]:
+        assert piece[0] not in "\u0301ﾞﾟ\u0e31x"
