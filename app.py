@@ -3,7 +3,7 @@
 What the page does lives in the ngram_page package, one module per job (see
 ngram_page/__init__.py). This file fetches the worked example, connects each
 control's events to the Page, writes the ready markers the tests and the
-benchmark wait on, then checks the example (or the files picked meanwhile).
+benchmark wait on, then checks the example (or reads the files picked meanwhile).
 """
 
 import js
@@ -14,6 +14,7 @@ from ngram_core import InputError
 from ngram_page.controls import CONTROL_IDS
 from ngram_page.dom import el, mark, now_ms, on, set_text
 from ngram_page.page import Page
+from ngram_page.slots import READ_CONTROLS
 from ngram_page.runner import spawn
 
 IMPORTED = js.performance.now()
@@ -32,8 +33,11 @@ def wire(page):
     """Connect every control's events to what the page does."""
     for key in ("a", "b"):
         on(f"file-{key}", "change", lambda event, key=key: spawn(page.file_chosen(key)))
-        on(f"{key}-text-field", "change", lambda event, key=key: page.fields_changed(key))
-        on(f"{key}-id-field", "change", lambda event, key=key: page.fields_changed(key))
+        on(f"{key}-text-field", "change", lambda event, key=key: page.fields_changed(key, "text"))
+        on(f"{key}-id-field", "change", lambda event, key=key: page.fields_changed(key, "id"))
+        for what in READ_CONTROLS:
+            on(f"{key}-{what}", "change",
+               lambda event, key=key, what=what: page.read_changed(key, what))
     for control in CONTROL_IDS:
         on(control, "input", lambda event: page.schedule())
         on(control, "change", lambda event: page.schedule())
@@ -46,16 +50,19 @@ def wire(page):
     on("n-13", "click", preset)
     on("cancel", "click", lambda event: page.cancel())
     on("rows-table", "click", page.row_clicked)
-    on("download-csv", "click", page.download)
+    on("short-lists", "click", page.short_clicked)
+    on("download-csv", "click", lambda event: page.download("checkable"))
+    on("download-rows-csv", "click", lambda event: page.download("rows"))
 
 
 async def start():
-    """Wire the page, mark the engine ready, then check the worked example (or files picked)."""
+    """Wire the page, mark the engine ready, then check the worked example (or the files
+    picked meanwhile: then the example is not loaded at all)."""
     page = Page()
     page.open_link()
     examples = {}
-    for key, url in EXAMPLES.items():
-        if not el(f"file-{key}").files.length:
+    if not any(el(f"file-{key}").files.length for key in EXAMPLES):
+        for key, url in EXAMPLES.items():
             examples[key] = (url.rsplit("/", 1)[-1], await fetch_bytes(url))
     wire(page)
     # Every request the page makes is done: from here on it makes none.
@@ -64,12 +71,13 @@ async def start():
                  f"{IMPORTED / 1000:.2f} s, ready {now_ms() / 1000:.2f} s")
     js.window.__readyAt = now_ms()
     mark("ready", "1")
-    for key in EXAMPLES:
-        if key in examples:
-            await page.load_bytes(key, *examples[key], example=True)
-        else:
+    if examples:
+        for key, example in examples.items():
+            await page.load_bytes(key, [example], example=True)
+        page.recompute()
+    else:
+        for key in EXAMPLES:
             await page.file_chosen(key)          # picked before the engine was ready
-    page.recompute()
     return page
 
 

@@ -15,12 +15,17 @@ from .text import excerpt, excerpt_note
 
 try:
     import js
-    from pyodide.ffi import create_once_callable, to_js
+    from pyodide.ffi import create_once_callable, jsnull, to_js
     from pyodide.ffi.wrappers import add_event_listener, set_timeout
 except ImportError:            # CPython: the modules import, the helpers are not called
-    js = create_once_callable = to_js = add_event_listener = set_timeout = None
+    js = create_once_callable = jsnull = to_js = add_event_listener = set_timeout = None
 
 IN_BROWSER = js is not None
+
+
+def found(value) -> bool:
+    """False for what a DOM look-up returns when nothing matches (JavaScript's null)."""
+    return value is not None and value is not jsnull
 
 
 def el(element_id: str):
@@ -41,14 +46,42 @@ def mark(name: str, value: str) -> None:
     setattr(js.document.body.dataset, name, value)
 
 
-def create(tag: str, text: str = "", class_name: str = ""):
-    """A new element holding ``text`` as text."""
+def create(tag: str, text: str = "", class_name: str = "", file_text: bool = False):
+    """A new element holding ``text`` as text; ``file_text``: the text comes from a
+    file (an id, a name), so its direction is its own (``dir="auto"``)."""
     element = js.document.createElement(tag)
     if class_name:
         element.className = class_name
     if text:
         element.textContent = text
+    if file_text:
+        element.dir = "auto"
     return element
+
+
+def js_object(values: dict):
+    """A plain JavaScript object (for options such as scrollIntoView's)."""
+    return to_js(values, dict_converter=js.Object.fromEntries)
+
+
+def fill_options(select, values: list, labels: list, chosen: list, blank_label=None) -> None:
+    """Fill a <select> in one go (a file may have 10,000 fields): option texts
+    ``labels``, values ``values``; ``blank_label`` adds a first option of value ""."""
+    js.ngramFillOptions(select, to_js(values), to_js(labels), to_js(chosen), blank_label)
+
+
+def bring_into_view(element_id: str) -> None:
+    """Scroll the page the least needed to show an element (nothing if it is shown)."""
+    el(element_id).scrollIntoView(js_object({"block": "nearest"}))
+
+
+def show_first_mark(element) -> None:
+    """Scroll a pane's own text (not the page) so its first highlight is in view."""
+    first = element.querySelector("mark")
+    if not found(first):
+        element.scrollTop = 0
+        return
+    element.scrollTop = max(0, first.offsetTop - element.clientHeight // 4)
 
 
 def show_page_error(message: str) -> None:

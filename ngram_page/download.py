@@ -1,29 +1,32 @@
-"""The CSV download: the engine's CSV of every checkable row, saved from the tab.
+"""The two CSV downloads: the engine's CSV of every checkable row and its CSV of every
+A row, saved from the tab.
 
-The bytes are ``result.csv()`` encoded as UTF-8, the same as the
-``ngram-overlap`` command writes; nothing is sent anywhere (a ``blob:`` URL).
+The bytes are ``result.csv()`` / ``result.rows_csv()`` encoded as UTF-8, the
+same as the ``ngram-overlap`` command writes with ``--csv`` / ``--rows-csv``;
+nothing is sent anywhere (a ``blob:`` URL). Each file is named after the files
+checked and the settings (:func:`ngram_page.text.download_name`).
 """
 
 from __future__ import annotations
 
-from .dom import create, js, set_timeout, to_js
+from .dom import create, js, js_object, set_timeout, to_js
+from .text import download_name
 
 REVOKE_MS = 10_000             # the blob URL outlives the click by this much
+#: Which CSV each download button saves: the name's first part, and the result's method.
+KINDS = {"checkable": ("ngram-overlap", "csv"), "rows": ("ngram-overlap-rows", "rows_csv")}
 
 
-def csv_name(n: int) -> str:
-    return f"ngram-overlap-n{n}.csv"
-
-
-def download_csv(result) -> None:
-    """Save ``result``'s CSV as a file."""
-    data = result.csv().encode("utf-8")
-    options = to_js({"type": "text/csv;charset=utf-8"}, dict_converter=js.Object.fromEntries)
-    blob = js.Blob.new(to_js([to_js(data)]), options)
+def save_csv(result, kind: str, a_name: str, b_names, threshold_text: str) -> None:
+    """Save one of ``result``'s CSV files (``kind``: a key of KINDS)."""
+    prefix, method = KINDS[kind]
+    data = getattr(result, method)().encode("utf-8")
+    blob = js.Blob.new(to_js([to_js(data)]), js_object({"type": "text/csv;charset=utf-8"}))
     url = js.URL.createObjectURL(blob)
     link = create("a")
     link.href = url
-    link.download = csv_name(result.settings.n)
+    s = result.settings
+    link.download = download_name(prefix, a_name, b_names, s.n, threshold_text, s.mode)
     js.document.body.append(link)
     link.click()
     link.remove()

@@ -1,24 +1,46 @@
-"""What each user action does: a file picked, fields or settings changed, a row selected.
+"""What each user action does: files picked, how they are read, fields or settings
+changed, a row selected, a CSV saved.
 
 :class:`Page` holds the two slots, the last valid result and the engine's
 cache, and runs a check from the slots' rows to a drawn result, writing the
 shared link and the body's markers (``data-busy``, ``data-runs``,
-``data-selected``, ``data-timing``) the tests and the benchmark wait on.
+``data-loads``, ``data-selected``, ``data-timing``) the tests and the
+benchmark wait on.
+
+The worked example is checked only against itself: once the person loads a
+file into one slot, the example leaves the other, which asks for a file, so
+no result ever mixes the person's file with the example.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from typing import NamedTuple
 
 from ngram_core import CheckCache, InputError, check_steps
 
 from . import controls, draw
-from .dom import el, js, mark, set_text, wasm_bytes
-from .download import download_csv
+from .dom import bring_into_view, el, found, js, mark, set_text, wasm_bytes
+from .download import save_csv
 from .runner import Runner, collection_paused, spawn
-from .slots import Slot, picked_file, read_file
-from .urlstate import build_query, link_controls, parse_query
+from .slots import MAX_BYTES, Slot, picked_files, read_file
+from .text import several_a, several_names
+from .urlstate import asked_choice, build_query, link_controls, parse_query
+
+OTHER = {"a": "b", "b": "a"}
+
+
+class Shown(NamedTuple):
+    """What the drawn result was computed from, for its sentences and file names."""
+    a_name: str
+    b_names: tuple
+    threshold_text: str
+    example: bool
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self.a_name, several_names(self.b_names)
 
 
 class Page:
@@ -28,49 +50,108 @@ class Page:
         self.slots = {"a": Slot("a"), "b": Slot("b")}
         self.runner = Runner()
         self.result = None           # the last valid CheckResult
-        self.result_names = ("", "")
+        self.shown: Shown | None = None
         self.cache = CheckCache()    # tokens and index kept between checks
-        self.selected = None         # index into result.ordered
+        self.selected = None         # ("row" | "duplicate" | "contained", index), or None
+        self.short = ([], [])        # the listed short duplicates and contained rows
         self.runs = 0
-        self.query = parse_query(str(js.window.location.search))
+        self.loads = 0
+        query = parse_query(str(js.window.location.search))
+        self.link = link_controls(query)
+        for key, slot in self.slots.items():
+            slot.asked = asked_choice(query, key)
 
     def open_link(self) -> None:
         """Set the controls from the engine's bounds, then from the page's own link."""
         controls.show_engine_bounds()
-        controls.apply_link(link_controls(self.query))
+        controls.apply_link(self.link)
 
     def stale(self, on: bool) -> None:
         el("stale").hidden = not (on and self.result is not None)
 
+    def loaded(self) -> None:
+        """A slot finished reading (or refusing) files: the tests wait on this."""
+        self.loads += 1
+        mark("loads", str(self.loads))
+
     # --- files -------------------------------------------------------------------
 
-    async def load_bytes(self, key: str, name: str, data: bytes, example=False) -> bool:
-        loaded = await self.slots[key].load(self.runner, name, data, self.query, example)
+    async def load_bytes(self, key: str, named: list, example=False) -> bool:
+        """Read ``[(name, bytes), ...]`` into a slot; a person's file sends the worked
+        example away from the other slot."""
+        slot = self.slots[key]
+        if not example:
+            self.runner.cancel()         # a run in progress is about the old files
+        loaded = await slot.load(self.runner, named, example)
         if not loaded:
             self.stale(True)
-        return loaded
+            return False
+        other = self.slots[OTHER[key]]
+        if not example and (other.example or not other.files):
+            other.clear(needed=True)
+        return True
 
     async def file_chosen(self, key: str) -> None:
         self.runner.restart()
         slot = self.slots[key]
-        file = picked_file(slot)
-        if file is None:
+        files = picked_files(key)
+        if not files:
             return
-        data = await read_file(slot, file)
-        if data is None:
-            self.stale(True)
-            return
-        if await self.load_bytes(key, str(file.name), data):
+        named = None
+        try:
+            if key == "a" and len(files) > 1:
+                slot.show_error(several_a(len(files)))
+                self.stale(True)
+                return
+            for file in files:
+                if int(file.size) > MAX_BYTES:   # nothing is read of any of them
+                    slot.show_refused(str(file.name), int(file.size))
+                    self.stale(True)
+                    return
+            named = [(str(file.name), await read_file(file)) for file in files]
+        finally:
+            el(f"file-{key}").value = ""     # the same file picked again is read again
+            if named is None:
+                self.loaded()
+        if await self.load_bytes(key, named):
             self.recompute()             # a new file: no need to wait for more typing
+        self.loaded()
 
-    def fields_changed(self, key: str) -> None:
+    def fields_changed(self, key: str, which: str) -> None:
+        """The person picked in the text list or the id list (``which``)."""
         slot = self.slots[key]
-        if slot.table is None:
+        if not slot.files:
             return
-        if not slot.read_field_lists():
+        if not slot.read_field_lists(which):
             self.stale(True)
             return
         self.schedule()
+
+    def read_changed(self, key: str, what: str) -> None:
+        """A read control changed: read the slot's files again that way."""
+        slot = self.slots[key]
+        if not slot.files:
+            return
+        control = el(f"{key}-{what}")
+        value = str(control.value)
+        if what == "records":
+            slot.read = slot.read._replace(records=value)
+        elif what == "delimiter":
+            slot.read = slot.read._replace(delimiter=value or None)
+        elif what == "header":
+            slot.read = slot.read._replace(header=bool(control.checked))
+        else:
+            slot.read = slot.read._replace(text_rows=value)
+        spawn(self.reread(key))
+
+    async def reread(self, key: str) -> None:
+        self.runner.restart()
+        self.runner.cancel()
+        if await self.slots[key].reread(self.runner):
+            self.recompute()
+        else:
+            self.stale(True)
+        self.loaded()
 
     # --- the check -----------------------------------------------------------------
 
@@ -78,23 +159,29 @@ class Page:
         """Recompute soon: the latest change wins, a run in progress is cancelled."""
         self.runner.debounce(self.recompute)
 
+    def checkable(self) -> bool:
+        """Both slots hold files that can be read, both the example or neither."""
+        a, b = self.slots["a"], self.slots["b"]
+        return a.ready and b.ready and a.example == b.example
+
     def recompute(self) -> None:
-        settings = controls.read_settings()
-        if settings is None or any(s.table is None or s.error for s in self.slots.values()):
+        read = controls.read_settings()
+        if read is None or not self.checkable():
             self.stale(True)
             return
-        self.runner.start(self.run(settings))
+        self.runner.start(self.run(read))
 
     def cancel(self) -> None:
         if self.runner.cancel():
             self.stale(True)
 
-    async def run(self, settings) -> None:
-        runner = self.runner
+    async def run(self, read) -> None:
+        runner, settings = self.runner, read.settings
         started = runner.restart()
         work = el("work")
         work.hidden = False
         mark("busy", "1")
+        a, b = self.slots["a"], self.slots["b"]
         try:
             with collection_paused():
                 rows = {}
@@ -107,8 +194,13 @@ class Page:
                         self.stale(True)
                         mark("busy", "0")
                         return
+                if not self.checkable():         # a slot changed meanwhile
+                    mark("busy", "0")
+                    return
+                (a_rows, _), (b_rows, b_files) = rows["a"], rows["b"]
                 result = await runner.drive(
-                    check_steps(rows["a"], rows["b"], settings, self.cache), show_progress)
+                    check_steps(a_rows, b_rows, settings, self.cache, b_files=b_files),
+                    show_progress)
         except asyncio.CancelledError:
             set_text("stage", "Cancelled.")
             mark("busy", "0")
@@ -117,10 +209,13 @@ class Page:
             work.hidden = True
         await runner.turn("checked")
         self.result = result
-        self.result_names = (self.slots["a"].name, self.slots["b"].name)
+        self.shown = Shown(a.names[0], b.names, read.threshold_text, a.example and b.example)
         self.stale(False)
-        self.write_link(settings)
+        self.write_link(read)
         await runner.turn("url")
+        for slot, tokenized, slot_rows in ((a, result.a, a_rows), (b, result.b, b_rows)):
+            if slot.rows is slot_rows:
+                slot.count(tokenized, settings.n)
         computed = time.perf_counter()
         try:
             await self.draw_result()
@@ -130,10 +225,12 @@ class Page:
         await runner.breathe("drawing")
         runner.report(started, computed, done)
 
-    def write_link(self, settings) -> None:
+    def write_link(self, read) -> None:
         """Put the settings and chosen fields in the page's URL, for sharing."""
-        search = build_query(settings.n, settings.threshold, settings.mode, settings.layers,
-                             {key: slot.choice() for key, slot in self.slots.items()})
+        s = read.settings
+        search = build_query(s.n, read.threshold_text, s.mode, s.layers,
+                             {key: slot.link_choice() for key, slot in self.slots.items()},
+                             short_min=s.short_min, max_b_rows=s.max_b_rows)
         if search != str(js.window.location.search):  # the browser saves form state on
             js.window.history.replaceState(None, "", search)  # each change: skip a no-op
 
@@ -142,42 +239,71 @@ class Page:
     async def draw_result(self) -> None:
         result, runner = self.result, self.runner
         mark("selected", "none")
-        await draw.summary(result, self.result_names,
-                           all(slot.example for slot in self.slots.values()), runner)
+        await draw.summary(result, self.shown.names, self.shown.example, runner)
         await runner.breathe("summary")
         await draw.rows(result, runner)
-        await draw.short_duplicates(result, runner)
-        el("download-csv").disabled = False
-        await self.select(0 if result.ordered else None)
+        self.short = draw.short_rows(result)
+        await draw.short_lists(result, runner, *self.short)
+        for button in ("download-csv", "download-rows-csv"):
+            el(button).disabled = False
+        await self.select(("row", 0) if result.ordered else None)
         await runner.breathe("panes")
         self.runs += 1
         mark("runs", str(self.runs))
         mark("wasmBytes", str(wasm_bytes()))
 
-    async def select(self, index) -> None:
-        """Show row ``index`` of the ordered table and its best B row, highlighted."""
-        self.selected = index
-        draw.selected_row(index)
-        if index is None:
-            draw.panes(self.result, self.result_names, None, None)
-        else:
-            result = self.result
+    async def select(self, selection, by_person: bool = False) -> None:
+        """Show a row (of the table, or of a short-row list) in the two panes, marked;
+        when the person chose it, bring the panes into view."""
+        self.selected = selection
+        result = self.result
+        kind, index = selection if selection is not None else (None, None)
+        draw.selected_row(index if kind == "row" else None)
+        draw.selected_short(kind if kind != "row" else None, index)
+        names = self.shown.names
+        if selection is None:
+            draw.panes(result, names, None, None)
+        elif kind == "row":
             match = result.ordered[index]
             ranges = await self.runner.drive(result.highlight_steps(match))
-            if self.selected != index or self.result is not result:
+            if self.selected != selection or self.result is not result:
                 return                   # another row or run came meanwhile
-            draw.panes(result, self.result_names, match, ranges)
-        mark("selected", "" if index is None else str(index))
+            draw.panes(result, names, match, ranges)
+        else:
+            match = self.short[0 if kind == "duplicate" else 1][index]
+            tokenizer = result.tokenizer
+            a_spans = await self.runner.drive(tokenizer.spans_steps(result.a_rows[match.row].text))
+            a_range = (a_spans[0][0], a_spans[-1][1])
+            if kind == "duplicate":
+                b_row = match.duplicate_of
+                b_spans = await self.runner.drive(tokenizer.spans_steps(result.b_rows[b_row].text))
+                b_range = (b_spans[0][0], b_spans[-1][1])
+            else:
+                b_row, b_range = match.contained_in, match.contained_chars
+            if self.selected != selection or self.result is not result:
+                return
+            draw.short_panes(result, names, match, b_row, a_range, b_range)
+        if by_person:
+            bring_into_view("panes")
+        mark("selected", "" if selection is None else
+             str(index) if kind == "row" else f"{kind}-{index}")
 
     def row_clicked(self, event) -> None:
-        target = event.target
-        index = getattr(target.dataset, "index", None) if target.dataset else None
-        if index is not None:
-            spawn(self.select(int(index)))
+        """A click anywhere on a row of the table selects it."""
+        row = event.target.closest("tr[data-index]")
+        if found(row) and self.result is not None:
+            spawn(self.select(("row", int(row.dataset.index)), by_person=True))
 
-    def download(self, event) -> None:
+    def short_clicked(self, event) -> None:
+        button = event.target.closest("button[data-kind]")
+        if found(button) and self.result is not None:
+            spawn(self.select((str(button.dataset.kind), int(button.dataset.index)),
+                              by_person=True))
+
+    def download(self, kind: str) -> None:
         if self.result is not None:
-            download_csv(self.result)
+            shown = self.shown
+            save_csv(self.result, kind, shown.a_name, shown.b_names, shown.threshold_text)
 
 
 def show_progress(progress) -> None:

@@ -1,151 +1,425 @@
-"""A file slot (A or B): what was read, which fields are chosen, what went wrong, its rows.
+"""A file slot (A or B): the files read, how they were read, which fields are chosen, its rows.
 
 The only page module that calls the engine's readers and field choosers
-(reading a table, detecting fields, turning records into rows), so a move of
-those functions is a one-line change here.
+(reading a table, describing and detecting fields, turning records into
+rows), so a move of those functions is a change here only. Slot A holds one
+file; slot B one or several, read in the order given as one training set,
+rows numbered across them (as the command reads several B files).
 """
 
 from __future__ import annotations
 
-from ngram_core import InputError
-from ngram_core.fields import detect_id_field, detect_text_fields_steps, select_rows_steps
-from ngram_core.readers import read_table_steps
+from dataclasses import dataclass
+from typing import NamedTuple
 
-from .dom import el, js, set_text, to_js
+from ngram_core import InputError
+from ngram_core.delimited import DELIMITERS
+from ngram_core.export import RowFiles
+from ngram_core.fields import (FieldStats, ShortCount, detect_id_field, detect_text_fields_steps,
+                               field_stats_steps, longer_fields, select_rows_steps,
+                               short_rows_warning)
+from ngram_core.readers import read_table_steps
+from ngram_core.table import TEXT_ROWS, Row, Table
+
+from .dom import create, el, fill_options, set_text
 from .runner import collection_paused
-from .text import fields_summary, format_label, human_size, too_big
-from .urlstate import FieldChoice, field_choice
+from .text import (array_label, field_label, fields_summary, file_line, format_label,
+                   human_size, id_label, needs_file, too_big)
+from .urlstate import FieldChoice, applicable
 
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
 FOLD_FIELDS = 500              # more fields than this: the field lists start folded
 LIST_FIELDS = 1000             # at most this many fields (and the chosen ones) are listed
+DELIMITED = ("csv", "tsv")
+#: The controls of how a slot's files are read (ids ``a-records``, ``b-header``...).
+READ_CONTROLS = ("records", "delimiter", "header", "text-rows")
+TEXT_ROWS_LABELS = {"line": "one row per line", "paragraph": "one row per paragraph "
+                    "(blocks between blank lines)", "file": "the whole file as one row"}
+assert set(TEXT_ROWS_LABELS) == set(TEXT_ROWS)
+
+
+class ReadChoice(NamedTuple):
+    """How the person asked a slot's files to be read; None everywhere: detected."""
+    records: str | None = None       # the JSON array whose items are the rows
+    delimiter: str | None = None     # one of DELIMITERS
+    header: bool | None = None
+    text_rows: str | None = None     # one of TEXT_ROWS
+
+
+@dataclass
+class LoadedFile:
+    """One file read into a slot: its bytes (kept to read it again another way),
+    its table, what each field holds, and the fields detected."""
+    name: str
+    data: bytes
+    table: Table
+    stats: list[FieldStats]
+    detected_text: list[str]         # [] when no field holds text
+    undetected: InputError | None    # why, then
+    detected_id: str                 # "": row numbers
+
+
+class Counted(NamedTuple):
+    """One file's rows as the last check counted them."""
+    rows: int
+    blank: int
+    short: int
+    tokens: int
+    n: int
+
+
+def fitting(table: Table, read: ReadChoice) -> dict:
+    """The read options that apply to a file read as ``table`` with detection, and
+    differ from what detection chose (none: the table stands)."""
+    options: dict = {}
+    if table.format == "json" and read.records is not None \
+            and read.records != table.records_path \
+            and read.records in {array.path for array in table.arrays}:
+        options["records"] = read.records
+    if table.format in DELIMITED:
+        if read.delimiter is not None and read.delimiter != table.delimiter:
+            options["delimiter"] = read.delimiter
+        if read.header is not None and read.header != table.header:
+            options["header"] = read.header
+    if table.format == "text" and read.text_rows not in (None, "line"):
+        options["text_rows"] = read.text_rows
+    return options
 
 
 class Slot:
-    """One file slot: its table, its chosen (or detected) fields, its rows, its error."""
+    """One file slot: its files, their chosen (or detected) fields, its rows, its error."""
 
     def __init__(self, key: str):
         self.key = key
-        self.name = None
-        self.table = None
+        self.files: list[LoadedFile] = []
+        self.version = 0                 # counts the reads: rows are made once per read
         self.example = False
-        self.text_fields = None      # None: detected
-        self.id_field = None
-        self.id_chosen = False       # the user picked the id field (maybe "row number")
-        self.rows = None
+        self.asked = FieldChoice()       # what the link or the person asked for
+        self.choice = FieldChoice()      # the part of it these files can take
+        self.read = ReadChoice()
+        self.read_for: tuple = ()        # the file names `read` was chosen for
+        self.rows: list[Row] | None = None
+        self.row_files: RowFiles | None = None
         self.rows_key = None
-        self.detected_text = []      # detected once per file: a file may have 10,000 columns
-        self.detected_id = ""
+        self.counted: list[Counted] | None = None
         self.error = ""
+        self.needed = False              # the other slot holds the person's own file
+
+    # --- state -------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.files) and not self.error and not self.needed
+
+    @property
+    def names(self) -> tuple:
+        return tuple(f.name for f in self.files)
+
+    def fields(self) -> list[str]:
+        """Every field of the slot's files, in first-seen order."""
+        if len(self.files) == 1:
+            return self.files[0].table.fields
+        return list(dict.fromkeys(f for file in self.files for f in file.table.fields))
 
     def show_error(self, message: str) -> None:
         self.error = message
         set_text(f"{self.key}-error", message)
 
     def chosen_text_fields(self) -> list:
-        return self.text_fields or self.detected_text
+        """The text fields shown as chosen: the person's, else each file's detected ones."""
+        if self.choice.text_fields:
+            return self.choice.text_fields
+        return list(dict.fromkeys(f for file in self.files for f in file.detected_text))
 
     def chosen_id_field(self) -> str:
-        """The id field, or "" for row numbers (None would mean "detect")."""
-        if self.id_chosen:
-            return self.id_field or ""
-        return self.detected_id
+        """The id field shown as chosen, or "" for row numbers."""
+        if self.choice.id_chosen:
+            return self.choice.id_field or ""
+        return self.files[0].detected_id if self.files else ""
 
-    def choice(self) -> FieldChoice:
-        """What a shared link records of this slot's fields."""
-        return FieldChoice(self.text_fields, self.id_chosen, self.id_field)
+    def link_choice(self) -> FieldChoice:
+        """What a shared link records of this slot's fields: while the worked example
+        is shown, what the link asked for (the example lacks those fields)."""
+        return self.asked
 
     def choose(self, choice: FieldChoice) -> None:
-        self.text_fields, self.id_chosen, self.id_field = (choice.text_fields, choice.id_chosen,
-                                                           choice.id_field)
+        """The person picked fields in the lists."""
+        self.asked = self.choice = choice
         self.rows, self.rows_key = None, None
 
-    async def load(self, runner, name: str, data: bytes, query: dict, example=False) -> bool:
-        """Read a file into the slot (False after showing why it could not be read).
+    # --- reading -------------------------------------------------------------------
 
-        A file read whose text field cannot be detected is kept, with the
-        reason shown, so its field lists let the person choose one.
-        """
+    async def read_one(self, runner, name: str, data: bytes, read: ReadChoice) -> LoadedFile:
+        with collection_paused():
+            table = await runner.drive(read_table_steps(data, name, role=self.key))
+            options = fitting(table, read)
+            if options:
+                table = await runner.drive(read_table_steps(data, name, role=self.key,
+                                                            **options))
+        stats = await runner.drive(field_stats_steps(table))
         try:
-            with collection_paused():
-                table = await runner.drive(read_table_steps(data, name))
+            detected, undetected = await runner.drive(detect_text_fields_steps(table, stats)), None
+        except InputError as e:          # no field holds text: the person picks one
+            detected, undetected = [], e
+        return LoadedFile(name, data, table, stats, detected, undetected,
+                          detect_id_field(table) or "")
+
+    async def load(self, runner, named: list, example=False) -> bool:
+        """Read files into the slot (False after showing why they could not be read:
+        the slot keeps what it had).
+
+        A file whose text field cannot be detected is kept, with the reason
+        shown, so its field lists let the person choose one. The fields asked
+        for (by the link or the person) are kept where the new files have them;
+        how the files were read is kept when the same files are read again.
+        """
+        names = tuple(name for name, _ in named)
+        read = self.read if names == self.read_for else ReadChoice()
+        try:
+            files = [await self.read_one(runner, name, data, read) for name, data in named]
         except InputError as e:
             self.show_error(f"{e}. Choose another file.")
             return False
-        self.show_error("")
-        self.name, self.table, self.example = name, table, example
-        self.rows, self.rows_key = None, None
-        try:
-            self.detected_text, undetected = await runner.drive(detect_text_fields_steps(table)), ""
-        except InputError as e:          # no field holds text: the person picks one
-            self.detected_text, undetected = [], f"{e}."
-        self.detected_id = detect_id_field(table) or ""
-        self.choose(field_choice(query, self.key, table.fields))
-        if undetected and not self.text_fields:
-            self.show_error(undetected)  # the check waits until a text field is chosen
-        set_text(f"{self.key}-name", name)
-        set_text(f"{self.key}-size", human_size(len(data)))
-        set_text(f"{self.key}-format", format_label(table.format))
-        set_text(f"{self.key}-rows", f"{len(table):,}")
-        await self.fill_field_lists(runner)
+        self.files, self.example, self.needed = files, example, False
+        self.version += 1
+        self.read, self.read_for = read, names
+        self.settle()
+        await self.show(runner)
         return True
 
+    async def reread(self, runner) -> bool:
+        """Read the same files again the way the read controls now say."""
+        named = [(f.name, f.data) for f in self.files]
+        try:
+            files = [await self.read_one(runner, name, data, self.read) for name, data in named]
+        except InputError as e:
+            self.show_error(f"{e}. Change how the file is read, or choose another file.")
+            return False
+        self.files, self.read_for = files, tuple(name for name, _ in named)
+        self.version += 1
+        self.settle()
+        await self.show(runner)
+        return True
+
+    def settle(self) -> None:
+        """After a read: the fields asked for that the files have, and the error if no
+        text field is chosen or detected."""
+        self.choice = applicable(self.asked, self.fields())
+        if not self.example:
+            self.asked = self.choice     # the person's own files say what exists
+        self.rows, self.rows_key, self.counted = None, None, None
+        undetected = [f"{f.undetected}." for f in self.files if f.undetected]
+        self.show_error("" if self.choice.text_fields or not undetected else " ".join(undetected))
+
+    def clear(self, needed: bool) -> None:
+        """Empty the slot (the worked example leaves once the other slot holds a file)."""
+        self.files, self.example, self.needed = [], False, needed
+        self.version += 1
+        self.rows, self.rows_key, self.row_files, self.counted = None, None, None, None
+        self.show_error("")
+        key = self.key
+        for part in ("name", "size", "format", "rows", "tokens", "short"):
+            set_text(f"{key}-{part}", "\u2013")
+        for part in ("files", "notes"):
+            el(f"{key}-{part}").replaceChildren()
+            el(f"{key}-{part}").hidden = True
+        set_text(f"{key}-warning", "")
+        for part in ("records-box", "dialect-box", "text-rows-box"):
+            el(f"{key}-{part}").hidden = True
+        for part in ("text-field", "id-field"):
+            el(f"{key}-{part}").replaceChildren()
+            el(f"{key}-{part}").disabled = True
+        set_text(f"{key}-needed", needs_file(key) if needed else "")
+        el(f"{key}-needed").hidden = not needed
+
+    def show_refused(self, name: str, size: int) -> None:
+        self.show_error(too_big(name, size, MAX_BYTES))
+
+    # --- showing what was read ----------------------------------------------------------
+
+    async def show(self, runner) -> None:
+        """What the slot read: names, sizes, formats, rows, the reader's notes, how it
+        was read (with the controls to change it) and the field lists."""
+        key, files = self.key, self.files
+        el(f"{key}-needed").hidden = True
+        several = len(files) > 1
+        set_text(f"{key}-name", files[0].name if not several else f"{len(files)} files")
+        set_text(f"{key}-size", human_size(sum(len(f.data) for f in files)))
+        set_text(f"{key}-format", ", ".join(dict.fromkeys(format_label(f.table.format)
+                                                          for f in files)))
+        set_text(f"{key}-rows", f"{sum(len(f.table) for f in files):,}")
+        self.show_counted()
+        notes = el(f"{key}-notes")
+        notes.replaceChildren()
+        for f in files:
+            for note in f.table.notes:
+                notes.append(create("li", f"{f.name}: {note}" if several else note,
+                                    file_text=True))
+        notes.hidden = not notes.children.length
+        self.show_read_controls()
+        await self.fill_field_lists(runner)
+
+    def show_counted(self) -> None:
+        """Rows, tokens and rows shorter than n, per file, once a check counted them."""
+        key, files, counted = self.key, self.files, self.counted
+        listing = el(f"{key}-files")
+        listing.replaceChildren()
+        for i, f in enumerate(files):
+            c = counted[i] if counted else None
+            listing.append(create("li", file_line(f.name, len(f.data), f.table.format,
+                                                  len(f.table),
+                                                  (c.tokens, c.short, c.n) if c else None),
+                                  file_text=True))
+        listing.hidden = len(files) < 2
+        if counted:
+            set_text(f"{key}-tokens", f"{sum(c.tokens for c in counted):,}")
+            set_text(f"{key}-short", f"{sum(c.short for c in counted):,}")
+            set_text(f"{key}-short-label", f"Shorter than {counted[0].n} tokens")
+        else:
+            set_text(f"{key}-tokens", "\u2013")
+            set_text(f"{key}-short", "\u2013")
+        warnings = []
+        for i, f in enumerate(files if counted else []):
+            c = counted[i]
+            fields = self.choice.text_fields or f.detected_text
+            warning = short_rows_warning(ShortCount(c.rows, c.blank, c.short, c.n), fields,
+                                         longer_fields(f.stats, c.n, fields))
+            if warning and f.table.format == "text" and (self.read.text_rows or "line") == "line":
+                warning += (" A plain-text file wrapped at a fixed width may read better one "
+                            "row per paragraph.")
+            if warning:
+                warnings.append(f"{f.name}: {warning}" if len(files) > 1 else warning)
+        set_text(f"{key}-warning", " ".join(warnings))
+
+    def show_read_controls(self) -> None:
+        """The controls for how the files are read, beside the formats they apply to."""
+        key, files = self.key, self.files
+        json_file = next((f.table for f in files if f.table.format == "json"), None)
+        arrays: dict = {}
+        for f in files:
+            for array in f.table.arrays:
+                arrays.setdefault(array.path, array)
+        show_arrays = json_file is not None and len(arrays) > 1
+        el(f"{key}-records-box").hidden = not show_arrays
+        if show_arrays:
+            paths = list(arrays)
+            fill_options(el(f"{key}-records"), paths,
+                         [array_label(a.path, a.items, a.objects) for a in arrays.values()],
+                         [json_file.records_path or ""])
+        delimited = next((f.table for f in files if f.table.format in DELIMITED), None)
+        el(f"{key}-dialect-box").hidden = delimited is None
+        if delimited is not None:
+            found = DELIMITERS.get(delimited.delimiter or ",", repr(delimited.delimiter))
+            chosen = self.read.delimiter if self.read.delimiter is not None else ""
+            fill_options(el(f"{key}-delimiter"), ["", *DELIMITERS],
+                         [f"detect (found: {found})", *DELIMITERS.values()], [chosen])
+            el(f"{key}-header").checked = bool(delimited.header)
+        text = any(f.table.format == "text" for f in files)
+        el(f"{key}-text-rows-box").hidden = not text
+        if text:
+            fill_options(el(f"{key}-text-rows"), list(TEXT_ROWS),
+                         [TEXT_ROWS_LABELS[t] for t in TEXT_ROWS], [self.read.text_rows or "line"])
+
     async def fill_field_lists(self, runner) -> None:
-        """Offer every field in the two lists (a file may have 10,000 columns)."""
+        """Offer every field in the two lists, with what it holds (a file may have
+        10,000 columns: at most LIST_FIELDS are listed, plus any chosen)."""
         key = self.key
         text_select, id_select = el(f"{key}-text-field"), el(f"{key}-id-field")
         el(f"{key}-fields-box").open = False           # no layout while it fills
-        # A <select> of thousands of options blocks the tab for a second (the
-        # browser's work, not Python's): list the first LIST_FIELDS, plus any chosen.
         chosen_text, chosen_id = self.chosen_text_fields(), self.chosen_id_field()
-        listed = self.table.fields[:LIST_FIELDS]
+        fields = self.fields()
+        listed = fields[:LIST_FIELDS]
         shown = set(listed)
         listed += [f for f in dict.fromkeys([*chosen_text, chosen_id]) if f and f not in shown]
-        names = to_js(listed)
-        js.ngramFillOptions(text_select, names, to_js(chosen_text), None)
-        js.ngramFillOptions(id_select, names, to_js([chosen_id]), "(row number)")
+        stats: dict[str, FieldStats] = {}
+        for file in self.files:
+            for s in file.stats:
+                stats.setdefault(s.name, s)
+        text_labels, id_labels = [], []
+        for name in listed:
+            s = stats.get(name)
+            text_labels.append(field_label(name, s.tokens, s.sample, s.kind, s.listed)
+                               if s else name)
+            id_labels.append(id_label(name, s.sample) if s else name)
+        fill_options(text_select, listed, text_labels, chosen_text)
+        fill_options(id_select, listed, id_labels, [chosen_id], "(row number)")
         await runner.breathe("field lists")
         for select in (text_select, id_select):
             select.disabled = False
-        count = len(self.table.fields)
+        count = len(fields)
         el(f"{key}-fields-box").open = count <= FOLD_FIELDS
         set_text(f"{key}-fields-summary", fields_summary(count, len(listed), FOLD_FIELDS,
                                                          LIST_FIELDS))
 
-    def read_field_lists(self) -> bool:
-        """Take the fields picked in the lists (False after saying none is chosen)."""
-        text_select = el(f"{self.key}-text-field")
-        options = text_select.options
+    def read_field_lists(self, which: str) -> bool:
+        """Take what was picked in one list, ``text`` or ``id`` (False after saying no
+        text field is chosen); the other list's choice stays as it was (detected or not)."""
+        if which == "id":
+            value = str(el(f"{self.key}-id-field").value)
+            self.choose(FieldChoice(self.choice.text_fields, True, value or None))
+            return True
+        options = el(f"{self.key}-text-field").options
         chosen = [options.item(i).value for i in range(options.length)
                   if options.item(i).selected]
         if not chosen:
             self.show_error("Choose at least one text field.")
             return False
-        self.choose(FieldChoice(chosen, True, str(el(f"{self.key}-id-field").value) or None))
+        self.choose(FieldChoice(chosen, self.choice.id_chosen, self.choice.id_field))
         self.show_error("")
         return True
 
-    async def selected_rows(self, runner) -> list:
-        """The rows for the chosen fields, made once per choice."""
-        key = (tuple(self.chosen_text_fields()), self.chosen_id_field())
+    # --- rows ------------------------------------------------------------------------
+
+    async def selected_rows(self, runner) -> tuple[list[Row], RowFiles]:
+        """The rows for the chosen fields, numbered across the files, and which file
+        each came from; made once per choice."""
+        choice = self.choice
+        key = (self.version, tuple(choice.text_fields or ()), choice.id_chosen, choice.id_field)
         if self.rows is None or self.rows_key != key:
-            self.rows = await runner.drive(select_rows_steps(self.table, *key))
-            self.rows_key = key
-        return self.rows
+            rows: list[Row] = []
+            starts = []
+            id_field = (choice.id_field or "") if choice.id_chosen else None
+            for f in self.files:
+                fields = choice.text_fields or f.detected_text
+                if not fields and f.undetected is not None:
+                    raise f.undetected
+                selected = await runner.drive(select_rows_steps(f.table, fields, id_field))
+                starts.append(len(rows))
+                if not rows:
+                    rows = selected
+                else:
+                    rows.extend(Row(len(rows) + 1, row.id, row.text) for row in selected)
+            self.rows, self.row_files, self.rows_key = rows, RowFiles(tuple(starts),
+                                                                      self.names), key
+        return self.rows, self.row_files
+
+    def count(self, tokenized, n: int) -> None:
+        """Count each file's rows, tokens and short rows from a check's tokens of
+        this slot's rows."""
+        counted = []
+        offsets, rows = tokenized.offsets, tokenized.rows
+        for i, start in enumerate(self.row_files.starts):
+            end = self.row_files.starts[i + 1] if i + 1 < len(self.row_files.starts) \
+                else len(self.rows)
+            blank = short = 0
+            for r in range(start, end):
+                length = offsets[r + 1] - offsets[r]
+                if rows[r].blank:
+                    blank += 1
+                elif length < n:
+                    short += 1
+            counted.append(Counted(end - start, blank, short,
+                                   offsets[end] - offsets[start], n))
+        self.counted = counted
+        self.show_counted()
 
 
-def picked_file(slot: Slot):
-    """The file picked in the slot's input (a JS File), or None."""
-    files = el(f"file-{slot.key}").files
-    return files.item(0) if files.length else None
+def picked_files(key: str) -> list:
+    """The files picked in a slot's input (JS Files), in the order given."""
+    files = el(f"file-{key}").files
+    return [files.item(i) for i in range(files.length)]
 
 
-async def read_file(slot: Slot, file):
-    """A picked file's bytes; None after the slot said it is over MAX_BYTES (nothing of
-    it is read then)."""
-    name, size = str(file.name), int(file.size)
-    if size > MAX_BYTES:
-        slot.show_error(too_big(name, size, MAX_BYTES))
-        return None
+async def read_file(file) -> bytes:
     buffer = await file.arrayBuffer()
     return buffer.to_py().tobytes()

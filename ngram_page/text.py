@@ -1,12 +1,24 @@
-"""The page's sentences and string helpers: sizes, excerpts, notes. Pure: no browser.
+"""The page's sentences and string helpers: sizes, excerpts, labels, names. Pure: no browser.
 
     >>> human_size(1_234_567)
     '1.23 MB (1,234,567 bytes)'
+    >>> field_label("contents", 85.2, "Apollo 11 landed on the Moon in July 1969 with a crew")
+    'contents — 85 tokens/row — "Apollo 11 landed on the Moon in…"'
 """
 
 from __future__ import annotations
 
+import re
+from array import array
+
 PANE_CHARS = 20_000           # a longer row is shown around its first highlight
+BOUNDARY_CHARS = 200          # an excerpt's edge moves at most this far to a word boundary
+SAMPLE_CHARS = 32             # a field's sample value in its option, at most
+NAME_CHARS = 40               # a file's name in a download's name, at most
+
+#: What a field of each kind (``ngram_core.fields.FieldStats.kind``) holds, for its option.
+KIND_WORDS = {"url": "URLs", "id": "ids", "number": "numbers", "category": "labels",
+              "empty": "empty", "other": "objects"}
 
 
 def human_size(size: int) -> str:
@@ -19,10 +31,12 @@ def human_size(size: int) -> str:
 
 
 def too_big(name: str, size: int, limit: int) -> str:
-    """Why a file over the page's bound was not read."""
-    return (f"{name} is {human_size(size)}; the page reads files of at most "
-            f"{limit / 1_000_000:g} MB ({limit:,} bytes). Nothing of it was read: use the "
-            f"ngram-overlap command for larger files.")
+    """Why a file over the page's bound was not read: both byte counts, so a file
+    one byte over is not "2.00 MB" against "2 MB"."""
+    over = size - limit
+    return (f"{name} is {size:,} bytes, {over:,} {'byte' if over == 1 else 'bytes'} over the "
+            f"page's bound of {limit:,} bytes ({limit / 1_000_000:g} MB). Nothing of it was "
+            f"read: use the ngram-overlap command for larger files.")
 
 
 def format_label(fmt: str) -> str:
@@ -40,26 +54,190 @@ def fields_summary(count: int, listed: int, fold: int, limit: int) -> str:
     return "Fields"
 
 
+def shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis (after a
+    whole word when one ends in the second half)."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    head = text[:width - 1]
+    if text[width - 1] != " " and " " in head[width // 2:]:
+        head = head[:head.rfind(" ")]
+    return head.rstrip() + "\u2026"
+
+
+def per_row(tokens: float) -> str:
+    """Tokens per row as an option shows them: ``85``, ``1.5``, ``0``, ``1,234``."""
+    if tokens >= 10 or tokens == int(tokens):
+        return f"{tokens:,.0f}"
+    return f"{tokens:.1f}"
+
+
+def field_label(name: str, tokens: float, sample: str, kind: str = "text",
+                listed: bool = False) -> str:
+    """A text field's option: its name, tokens per row, what it holds, a short sample.
+
+    ``field_label("url", 4, "https://a.org/1", "url")`` ->
+    ``'url — 4 tokens/row, URLs — "https://a.org/1"'``.
+    """
+    what = [f"{per_row(tokens)} tokens/row"]
+    if kind in KIND_WORDS:
+        what.append(KIND_WORDS[kind])
+    if listed:
+        what.append("from a list")
+    label = f"{name} \u2014 {', '.join(what)}"
+    return label + (f' \u2014 "{shorten(sample, SAMPLE_CHARS)}"' if sample else "")
+
+
+def id_label(name: str, sample: str) -> str:
+    """An id field's option: its name and a short sample value."""
+    return f'{name} \u2014 "{shorten(sample, SAMPLE_CHARS)}"' if sample else name
+
+
+def array_label(path: str, items: int, objects: bool) -> str:
+    """A JSON array the rows can be read from: ``data.paragraphs.qas — 570 items (objects)``."""
+    where = path if path else "the top-level array"
+    return f"{where} \u2014 {items:,} {'item' if items == 1 else 'items'} " \
+           f"({'objects' if objects else 'strings'})"
+
+
+def several_names(names) -> str:
+    """How a result names one or several files (as the command does)."""
+    names = list(names)
+    if len(names) == 1:
+        return names[0]
+    more = len(names) - 1
+    return f"{names[0]} and {more} more {'file' if more == 1 else 'files'}"
+
+
+def file_line(name: str, size: int, fmt: str, rows: int, counted=None) -> str:
+    """One file of a slot holding several: ``part-1.jsonl: 1.2 kB (...), JSONL, 12 rows``,
+    then ``counted`` = (tokens, short, n) once a check counted them."""
+    line = (f"{name}: {human_size(size)}, {format_label(fmt)}, "
+            f"{rows:,} {'row' if rows == 1 else 'rows'}")
+    if counted is not None:
+        tokens, short, n = counted
+        line += f", {tokens:,} tokens, {short:,} shorter than {n} tokens"
+    return line
+
+
+def several_a(count: int) -> str:
+    """The message when file A is given several files."""
+    return (f"File A takes one file, the test set; {count} files were given, and none was "
+            f"read. Pick one file here (file B takes several).")
+
+
+def needs_file(key: str) -> str:
+    """What a slot says once the other slot holds the person's own file."""
+    other = "A" if key == "b" else "B"
+    what = "the test set" if key == "a" else "the training data"
+    return (f"Load file {key.upper()}, {what}, to check your file {other}: your file is never "
+            f"checked against the worked example.")
+
+
 def excerpt(text: str, ranges: list[tuple[int, int]]):
     """A window of at most PANE_CHARS characters of a long row, and the ranges in it.
 
     Returns ``(start, end, ranges shifted to the window)``, every range
     half-open ``[start, end)`` and clipped to the window; short rows are whole.
-    The window starts a quarter of its width before the first highlight.
+    The window starts about a quarter of its width before the first
+    highlight, at a word boundary (after whitespace) when one is near, and
+    ends at one too.
     """
     if len(text) <= PANE_CHARS:
         return 0, len(text), ranges
     centre = ranges[0][0] if ranges else 0
     start = max(0, min(centre - PANE_CHARS // 4, len(text) - PANE_CHARS))
     end = start + PANE_CHARS
+    start, end = word_start(text, start), word_end(text, end)
     inside = [(max(s, start) - start, min(e, end) - start) for s, e in ranges
               if s < end and e > start]
     return start, end, inside
 
 
+def word_start(text: str, start: int) -> int:
+    """``start``, moved forward past the rest of a word it cuts (at most BOUNDARY_CHARS)."""
+    if start == 0 or text[start - 1].isspace():
+        return start
+    for i in range(start, min(len(text), start + BOUNDARY_CHARS)):
+        if text[i].isspace():
+            return i + 1
+    return start
+
+
+def word_end(text: str, end: int) -> int:
+    """``end``, moved back before a word it cuts (at most BOUNDARY_CHARS)."""
+    if end >= len(text) or text[end].isspace():
+        return end
+    for i in range(end - 1, max(0, end - BOUNDARY_CHARS), -1):
+        if text[i].isspace():
+            return i
+    return end
+
+
 def excerpt_note(start: int, end: int, total: int) -> str:
     """The note above an excerpt, in 1-based character numbers."""
     return f"[Characters {start + 1:,} to {end:,} of {total:,}, around the first highlight.]\n"
+
+
+def window_words(key: bytes, words: dict) -> str:
+    """A window key of the index (4 bytes a token id, native order, as
+    ``array("I")`` writes them) as its tokens, from ``words`` (id -> token)."""
+    ids = array("I")
+    ids.frombytes(key)
+    return " ".join(words.get(i, "?") for i in ids)
+
+
+def words_by_id(vocabulary: dict, keys) -> dict:
+    """The tokens of the ids the ``keys`` hold: one pass over the vocabulary."""
+    wanted: set[int] = set()
+    for key in keys:
+        ids = array("I")
+        ids.frombytes(key)
+        wanted.update(ids)
+    return {ident: token for token, ident in vocabulary.items() if ident in wanted}
+
+
+def ignored_summary(count: int, limit: int) -> str:
+    """The summary line of the ignored n-grams' list."""
+    grams = "1 n-gram was" if count == 1 else f"{count:,} n-grams were"
+    return (f"{grams} ignored: each occurs in more than {limit:,} training rows. "
+            f"Show the most frequent.")
+
+
+def ignored_line(words: str, rows: int) -> str:
+    return f"\u201c{words}\u201d \u2014 in {rows:,} training rows"
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_part(name: str, width: int = NAME_CHARS) -> str:
+    """A file name's stem as a safe piece of a download's name: ASCII letters,
+    digits, ``.``, ``_`` and ``-`` only, other runs as one ``-``."""
+    stem = name.rsplit("/", 1)[-1]
+    if "." in stem.strip("."):
+        stem = stem[:stem.rfind(".")]
+    part = _UNSAFE.sub("-", stem).strip("-.")[:width].strip("-.")
+    return part or "file"
+
+
+def download_name(kind: str, a_name: str, b_names, n: int, threshold: str = "0",
+                  mode: str = "loose") -> str:
+    """The name a CSV is saved under: what was checked against what, and how.
+
+    ``download_name("ngram-overlap", "test.jsonl", ["train.csv"], 13)`` ->
+    ``'ngram-overlap_test_vs_train_n13.csv'``; several B files add ``+2``; a
+    threshold adds ``_t50`` (as typed), strict matching ``_strict``.
+    """
+    b_names = list(b_names)
+    b = safe_part(b_names[0]) + (f"+{len(b_names) - 1}" if len(b_names) > 1 else "")
+    parts = [kind, safe_part(a_name), "vs", b, f"n{n}"]
+    if float(threshold):
+        parts.append("t" + _UNSAFE.sub("-", threshold.strip()))
+    if mode == "strict":
+        parts.append("strict")
+    return "_".join(parts) + ".csv"
 
 
 def timing_line(check: float, draw: float, held: float, where: str) -> str:

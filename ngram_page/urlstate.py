@@ -1,15 +1,16 @@
 """A shared link's state: the query string <-> settings and chosen fields. Pure: no browser.
 
-A link carries the settings (``n``, ``threshold``, ``mode``, ``layers``) and
-each slot's chosen fields (``a_field`` repeated, ``a_id``; ``b_...``), never
-a file. Parsing and building follow the URL standard's
-``application/x-www-form-urlencoded`` rules, as ``URLSearchParams`` does, so
-the link the page writes is the one the browser's own serializer would.
+A link carries the settings (``n``, ``threshold`` exactly as typed, ``mode``,
+``layers``, ``short_min`` when not the default, ``max_b_rows`` when the
+frequency filter is on) and each slot's chosen fields (``a_field`` repeated,
+``a_id``; ``b_...``), never a file. Parsing and building follow the URL
+standard's ``application/x-www-form-urlencoded`` rules, as ``URLSearchParams``
+does, so the link the page writes is the one the browser's own serializer would.
 
     >>> query = parse_query("?n=8&a_field=question&a_field=context&a_id=")
     >>> query["a_field"], link_controls(query).n
     (['question', 'context'], '8')
-    >>> build_query(8, 0.0, "strict", (), {"a": FieldChoice(["text"], True, None)})
+    >>> build_query(8, "0", "strict", (), {"a": FieldChoice(["text"], True, None)})
     '?n=8&threshold=0&mode=strict&a_field=text&a_id='
 """
 
@@ -19,6 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
+from ngram_core.settings import SHORT_MIN_DEFAULT
 from ngram_core.tokenize import LAYERS
 
 _SAFE = frozenset(b"*-._0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -32,6 +34,8 @@ class LinkControls:
     threshold: str | None = None
     strict: bool = False
     layers: frozenset | None = None  # the layers to tick (of LAYERS); None: leave them
+    short_min: str | None = None
+    max_b_rows: str | None = None    # None: the filter stays off
 
 
 @dataclass(frozen=True)
@@ -52,33 +56,60 @@ def parse_query(search: str) -> dict[str, list[str]]:
     return query
 
 
+def _first(query: dict[str, list[str]], name: str) -> str | None:
+    return query[name][0] if name in query else None
+
+
 def link_controls(query: dict[str, list[str]]) -> LinkControls:
     """The control values a parsed link asks for."""
     layers = None
     if "layers" in query:
         chosen = {part.strip().upper() for part in query["layers"][0].split(",")}
         layers = frozenset(layer for layer in LAYERS if layer in chosen)
-    return LinkControls(n=query["n"][0] if "n" in query else None,
-                        threshold=query["threshold"][0] if "threshold" in query else None,
-                        strict=query.get("mode", [""])[0] == "strict", layers=layers)
+    return LinkControls(n=_first(query, "n"), threshold=_first(query, "threshold"),
+                        strict=query.get("mode", [""])[0] == "strict", layers=layers,
+                        short_min=_first(query, "short_min"),
+                        max_b_rows=_first(query, "max_b_rows"))
+
+
+def asked_choice(query: dict[str, list[str]], key: str) -> FieldChoice:
+    """Slot ``key``'s fields as a link names them, whatever file is loaded."""
+    text_fields = query.get(f"{key}_field") or None
+    values = query.get(f"{key}_id")
+    if not values:
+        return FieldChoice(text_fields)
+    return FieldChoice(text_fields, True, values[0] or None)
+
+
+def applicable(choice: FieldChoice, fields) -> FieldChoice:
+    """The part of a choice a file with these fields can take: fields it lacks
+    are dropped (no text field left: detected; a missing id field: detected)."""
+    have = set(fields)
+    text_fields = [f for f in choice.text_fields or [] if f in have] or None
+    id_chosen = choice.id_chosen and (choice.id_field is None or choice.id_field in have)
+    return FieldChoice(text_fields, id_chosen, choice.id_field if id_chosen else None)
 
 
 def field_choice(query: dict[str, list[str]], key: str, fields: list[str]) -> FieldChoice:
     """Slot ``key``'s fields as a link names them, keeping only fields the file has."""
-    have = set(fields)
-    text_fields = [f for f in query.get(f"{key}_field", []) if f in have]
-    values = query.get(f"{key}_id")
-    first = values[0] if values else None
-    id_chosen = first is not None and (first in have or first == "")
-    return FieldChoice(text_fields or None, id_chosen, (first or None) if id_chosen else None)
+    return applicable(asked_choice(query, key), fields)
 
 
-def build_query(n: int, threshold: float, mode: str, layers: tuple,
-                choices: dict[str, FieldChoice]) -> str:
-    """The query string (with its ``?``) a link to these settings and fields carries."""
-    params = [("n", str(n)), ("threshold", f"{threshold:g}"), ("mode", mode)]
+def build_query(n: int, threshold: str, mode: str, layers: tuple,
+                choices: dict[str, FieldChoice], *, short_min: int = SHORT_MIN_DEFAULT,
+                max_b_rows: int | None = None) -> str:
+    """The query string (with its ``?``) a link to these settings and fields carries.
+
+    ``threshold`` is the text the person typed (stripped), so the link opens
+    on exactly the value compared, never a rounded one.
+    """
+    params = [("n", str(n)), ("threshold", str(threshold).strip()), ("mode", mode)]
     if mode == "loose":
         params.append(("layers", ",".join(layers)))
+    if short_min != SHORT_MIN_DEFAULT:
+        params.append(("short_min", str(short_min)))
+    if max_b_rows is not None:
+        params.append(("max_b_rows", str(max_b_rows)))
     for key, choice in choices.items():
         for field in choice.text_fields or []:
             params.append((f"{key}_field", field))

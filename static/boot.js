@@ -67,13 +67,15 @@
   // Fill a <select> with options in one go (a file may have 10,000 fields):
   // app.py passes plain lists, so no per-option call crosses into Python.
   // Option(text, value) sets text, never HTML.
-  window.ngramFillOptions = (select, names, chosen, blankLabel) => {
+  window.ngramFillOptions = (select, values, labels, chosen, blankLabel) => {
     const picked = new Set(chosen);
     const fragment = document.createDocumentFragment();
     if (blankLabel !== undefined && blankLabel !== null) {
       fragment.append(new Option(blankLabel, "", false, picked.has("")));
     }
-    for (const name of names) fragment.append(new Option(name, name, false, picked.has(name)));
+    values.forEach((value, i) => {
+      fragment.append(new Option(labels[i], value, false, picked.has(value)));
+    });
     select.replaceChildren(fragment);
   };
 

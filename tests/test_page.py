@@ -15,28 +15,12 @@ import pytest
 
 from browser import open_page, page, runs, site, wait_for_run  # noqa: F401 (fixtures)
 from conftest import FIXTURES
+from test_page_support import (EXAMPLE_B, change, chosen, counted, drop, load_pair, loads, put,
+                               table_rows, wait_for_loads)
 
 from ngram_core import Settings, run_check
+from ngram_core.export import RowFiles
 from ngram_core.files import load_rows
-
-
-def table_rows(page):
-    return [[c.strip() for c in row.split("\t")]
-            for row in page.locator("#rows-table tbody tr").all_inner_texts()]
-
-
-def counted(page):
-    return dict(tuple(r.split("\t")) for r in page.locator("#counted tbody tr").all_inner_texts())
-
-
-def upload(page, slot, path=None, *, name=None, data=None):
-    before = runs(page)
-    if path is not None:
-        page.set_input_files(f"#file-{slot}", str(path))
-    else:
-        page.set_input_files(f"#file-{slot}", files=[{"name": name, "mimeType": "text/plain",
-                                                      "buffer": data}])
-    return before
 
 
 def test_worked_example_is_shown_on_first_load(page):
@@ -56,6 +40,7 @@ def test_worked_example_is_shown_on_first_load(page):
                                 ["a4", "25", "0.0%", "0", "0", "none"]]
     assert page.inner_text("#a-name") == "test-set.json"
     assert page.inner_text("#a-rows") == "4" and page.inner_text("#b-format") == "JSON"
+    assert (page.inner_text("#a-tokens"), page.inner_text("#a-short")) == ("93", "1")
     assert "Engine ready" in page.inner_text("#engine-status")
 
 
@@ -115,20 +100,16 @@ def test_shared_link_opens_with_its_settings(site):
     ("questions.json", "corpus.csv", [["q1", "84.2%"], ["q2", "0.0%"]]),
 ])
 def test_upload_formats(page, a_file, b_file, expected):
-    before = upload(page, "a", FIXTURES / a_file)
-    wait_for_run(page, before)
-    before = upload(page, "b", FIXTURES / b_file)
-    wait_for_run(page, before)
+    load_pair(page, FIXTURES / a_file, FIXTURES / b_file)
     assert [row[:3:2] for row in table_rows(page)] == expected
     assert not page.is_visible("#example-note")
     assert page.inner_text("#a-name") == a_file and page.inner_text("#b-name") == b_file
 
 
 def test_field_selection(page):
-    wait_for_run(page, upload(page, "b", FIXTURES / "corpus.csv"))
-    assert page.locator("#b-text-field option:checked").all_inner_texts() == ["body"]
+    load_pair(page, FIXTURES / "questions.json", FIXTURES / "corpus.csv")
+    assert chosen(page, "#b-text-field") == ["body"]
     assert page.input_value("#b-id-field") == "doc_id"
-    wait_for_run(page, upload(page, "a", FIXTURES / "questions.json"))
     assert [r[0] for r in table_rows(page)] == ["q1", "q2"]
     before = runs(page)
     page.select_option("#a-id-field", "title")
@@ -142,18 +123,17 @@ def test_field_selection(page):
 
 
 def test_downloaded_csv_equals_the_command(page, tmp_path):
-    wait_for_run(page, upload(page, "a", FIXTURES / "contaminated.jsonl"))
-    wait_for_run(page, upload(page, "b", FIXTURES / "corpus.csv"))
-    before = runs(page)
-    page.fill("#n", "9")
-    wait_for_run(page, before)
+    load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.csv")
+    change(page, lambda: page.fill("#n", "9"))
     with page.expect_download() as info:
         page.click("#download-csv")
+    # named after the files and the settings, not always ngram-overlap-n13.csv
+    assert info.value.suggested_filename == "ngram-overlap_contaminated_vs_corpus_n9.csv"
     downloaded = (tmp_path / "page.csv")
     info.value.save_as(downloaded)
     a = load_rows([str(FIXTURES / "contaminated.jsonl")])
     b = load_rows([str(FIXTURES / "corpus.csv")])
-    expected = run_check(a, b, Settings(n=9)).csv()
+    expected = run_check(a, b, Settings(n=9), b_files=RowFiles((0,), ("corpus.csv",))).csv()
     assert downloaded.read_bytes() == expected.encode("utf-8")
     assert list(csv.reader(io.StringIO(expected)))[1][1] in ("t-1", "t-2")
 
@@ -164,7 +144,8 @@ def test_over_the_bound_is_refused_and_the_last_result_kept(page):
     page.wait_for_selector("#b-error:not(:empty)")
     message = page.inner_text("#b-error")
     assert "huge.jsonl" in message and "2,000,001 bytes" in message
-    assert "2,000,000 bytes" in message
+    assert "2,000,000 bytes" in message and "1 byte over" in message
+    assert "2.00 MB" not in message              # not "2.00 MB ... at most 2 MB"
     assert page.is_visible("#stale")
     assert page.inner_text("#stale") == ("Showing your last valid result. Update the inputs "
                                          "above to recompute.")
@@ -183,19 +164,16 @@ def test_malformed_file_names_line_and_keeps_the_last_result(page):
     page.wait_for_selector("#n-error:not(:empty)")
     assert "from 5 to 25" in page.inner_text("#n-error")
     assert table_rows(page)[0][0] == "a1"
-    # a good file brings the page back
-    before = runs(page)
+    # good files bring the page back
     page.fill("#n", "13")
-    page.set_input_files("#file-a", str(FIXTURES / "contaminated.jsonl"))
-    wait_for_run(page, before)
+    load_pair(page, FIXTURES / "contaminated.jsonl", EXAMPLE_B)
     assert page.is_hidden("#stale") and page.inner_text("#a-error") == ""
 
 
 def test_hostile_text_renders_as_text(page):
     hostile = (FIXTURES / "hostile.jsonl").read_bytes()
-    wait_for_run(page, upload(page, "a", name="<img src=x onerror=alert(1)>.jsonl",
-                              data=hostile))
-    wait_for_run(page, upload(page, "b", FIXTURES / "contaminated.jsonl"))
+    load_pair(page, ("<img src=x onerror=alert(1)>.jsonl", hostile),
+              FIXTURES / "contaminated.jsonl")
     assert page.evaluate("window.__pwned") is None
     assert page.locator("#result img, #result script, #inputs img").count() == 0
     assert "<img src=x onerror=alert(1)>" in [r[0] for r in table_rows(page)]
@@ -211,8 +189,7 @@ def test_hostile_text_renders_as_text(page):
 
 
 def test_hostile_text_inside_a_highlighted_span_stays_text(page):
-    wait_for_run(page, upload(page, "a", FIXTURES / "hostile.jsonl"))
-    wait_for_run(page, upload(page, "b", FIXTURES / "hostile-b.jsonl"))
+    load_pair(page, FIXTURES / "hostile.jsonl", FIXTURES / "hostile-b.jsonl")
     ids = [r[0] for r in table_rows(page)]
     index = ids.index("in-the-span")
     page.click(f"#rows-table tbody tr:nth-child({index + 1}) button")
@@ -270,19 +247,17 @@ def test_accessible_labels_contrast_and_narrow_screens(page):
     assert page.get_attribute("#pane-a", "tabindex") == "0"
 
 
-def test_a_file_dropped_on_a_slot_is_read(page):
+def test_files_dropped_on_the_slots_are_read(page):
+    drop(page, "a", [("dropped.txt", "In 1969 the Apollo 11 mission landed the first humans on "
+                                     "the Moon and came back.\n")])
+    assert page.inner_text("#a-name") == "dropped.txt" and page.is_visible("#b-needed")
     before = runs(page)
-    page.evaluate("""(text) => {
-        const transfer = new DataTransfer();
-        transfer.items.add(new File([text], "dropped.txt", {type: "text/plain"}));
-        const zone = document.getElementById("drop-a");
-        for (const type of ["dragover", "drop"])
-            zone.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true,
-                                                    cancelable: true}));
-    }""", "In 1969 the Apollo 11 mission landed the first humans on the Moon and came back.\n")
+    drop(page, "b", [("one.txt", "Nothing in common here, only a line about tea.\n"),
+                     ("two.txt", EXAMPLE_B.read_text())])       # several files on B
     wait_for_run(page, before)
-    assert page.inner_text("#a-name") == "dropped.txt"
+    assert page.inner_text("#b-name") == "2 files"
     assert table_rows(page)[0][:3] == ["1", "16", "81.2%"]
+    assert table_rows(page)[0][6] == "two.txt"
 
 
 def test_files_picked_before_the_engine_is_ready_are_used(site):
@@ -293,9 +268,16 @@ def test_files_picked_before_the_engine_is_ready_are_used(site):
     assert "Loading the Python engine" in page.inner_text("#engine-status")
     page.set_input_files("#file-a", str(FIXTURES / "contaminated.jsonl"))
     page.wait_for_selector('body[data-ready="1"]', state="attached", timeout=60_000)
-    wait_for_run(page, 0)
+    wait_for_loads(page, 0)
+    # the worked example is not loaded at all: slot B asks for a file
     assert page.inner_text("#a-name") == "contaminated.jsonl"
-    assert page.inner_text("#b-name") == "training-corpus.json"
+    assert page.is_visible("#b-needed") and page.inner_text("#b-name") == "\u2013"
+    assert runs(page) == 0 and page.inner_text("#flagged-figure") == "\u2013"
+    before = loads(page)
+    page.set_input_files("#file-b", str(FIXTURES / "corpus.txt"))
+    wait_for_loads(page, before)
+    wait_for_run(page, 0)
+    assert page.inner_text("#b-name") == "corpus.txt"
     assert page.is_hidden("#example-note")
     context.close()
 
@@ -315,7 +297,7 @@ def test_a_runtime_that_fails_to_load_is_reported_on_the_page(site):
 def test_a_long_check_can_be_cancelled(page):
     from benchmarks import pathological
     a, a_name, b, b_name = pathological.same_word_everywhere()
-    wait_for_run(page, upload(page, "a", name=a_name, data=a))
+    put(page, "a", (a_name, a))
     before = runs(page)
     # press Cancel the moment the check starts (Playwright's own polling is slowed
     # by the busy page, and the check might end before it saw it start)
@@ -325,9 +307,10 @@ def test_a_long_check_can_be_cancelled(page):
             document.getElementById("cancel").click();
         }
     }).observe(document.body, {attributes: true, attributeFilter: ["data-busy"]})""")
-    upload(page, "b", name=b_name, data=b)
+    page.set_input_files("#file-b", files=[{"name": b_name, "mimeType": "text/plain",
+                                            "buffer": b}])
     page.wait_for_selector("#stage:text('Cancelled.')", state="attached")
     page.wait_for_selector('body[data-busy="0"]', state="attached")
     assert runs(page) == before
     assert page.is_visible("#stale")
-    assert page.inner_text("#flagged-figure") == "0.0%"    # A against the example: kept
+    assert page.inner_text("#flagged-figure") == "66.7%"    # the example's, never A against it

@@ -18,10 +18,16 @@ from ngram_core import Settings
 from ngram_core.index import N_DEFAULT, N_MAX, N_MIN
 from ngram_core.tokenize import DEFAULT_LAYERS, LAYERS
 from ngram_page import controls, dom
-from ngram_page.text import (PANE_CHARS, excerpt, excerpt_note, fields_summary, format_label,
-                             human_size, timing_line, too_big)
-from ngram_page.urlstate import (FieldChoice, LinkControls, build_query, field_choice,
-                                 link_controls, parse_query)
+from ngram_core.readers import read_table
+from ngram_core.settings import SHORT_MIN_DEFAULT
+from ngram_page.slots import ReadChoice, fitting
+from ngram_page.text import (PANE_CHARS, array_label, download_name, excerpt, excerpt_note,
+                             field_label, fields_summary, file_line, format_label, human_size,
+                             id_label, ignored_line, ignored_summary, needs_file, safe_part,
+                             several_a, several_names, timing_line, too_big, window_words,
+                             words_by_id)
+from ngram_page.urlstate import (FieldChoice, LinkControls, applicable, asked_choice,
+                                 build_query, field_choice, link_controls, parse_query)
 from scripts import build_site
 
 
@@ -52,15 +58,34 @@ def test_parse_query_decodes_like_url_search_params():
 
 
 def test_build_query_writes_the_form_urlencoded_link():
-    loose = build_query(13, 0.0, "loose", ("L1", "L3", "L4"), {})
+    loose = build_query(13, "0", "loose", ("L1", "L3", "L4"), {})
     assert loose == "?n=13&threshold=0&mode=loose&layers=L1%2CL3%2CL4"
-    strict = build_query(8, 12.5, "strict", ("L1",), {
+    strict = build_query(8, "12.5", "strict", ("L1",), {
         "a": FieldChoice(["my text", "q&a"], True, None),
         "b": FieldChoice(None, True, "doc~id*")})
     assert strict == "?n=8&threshold=12.5&mode=strict&a_field=my+text&a_field=q%26a&a_id=&b_id=doc%7Eid*"
     # a detected slot adds nothing
-    assert build_query(9, 5.0, "strict", (), {"a": FieldChoice(), "b": FieldChoice()}) == \
+    assert build_query(9, "5", "strict", (), {"a": FieldChoice(), "b": FieldChoice()}) == \
         "?n=9&threshold=5&mode=strict"
+
+
+def test_the_link_carries_the_threshold_exactly_as_typed():
+    # 33.33334 used to become 33.3333 (format "g"): the link opened on another value
+    for typed in ("33.33334", "1e-5", "0.000001", "12.50", " 7 "):
+        query = parse_query(build_query(13, typed, "loose", (), {}))
+        assert query["threshold"] == [typed.strip()]
+        assert float(link_controls(query).threshold) == float(typed)
+
+
+def test_the_link_carries_short_rows_and_the_frequency_filter_when_set():
+    plain = build_query(13, "0", "strict", (), {})
+    assert "short_min" not in plain and "max_b_rows" not in plain   # defaults: not written
+    search = build_query(13, "0", "strict", (), {}, short_min=0, max_b_rows=10)
+    assert search == "?n=13&threshold=0&mode=strict&short_min=0&max_b_rows=10"
+    link = link_controls(parse_query(search))
+    assert (link.short_min, link.max_b_rows) == ("0", "10")
+    assert build_query(13, "0", "strict", (), {}, short_min=SHORT_MIN_DEFAULT) == plain
+    assert link_controls(parse_query("?n=8")).max_b_rows is None      # off unless asked
 
 
 HOSTILE_FIELDS = ["text", "a b", "q&a=1", "50%+", "<img src=x onerror=alert(1)>", "${x}",
@@ -72,7 +97,7 @@ HOSTILE_FIELDS = ["text", "a b", "q&a=1", "50%+", "<img src=x onerror=alert(1)>"
 def test_a_link_round_trips_settings_and_fields(settings):
     a = FieldChoice(HOSTILE_FIELDS[1:4], True, HOSTILE_FIELDS[4])
     b = FieldChoice(HOSTILE_FIELDS[5:], True, None)              # row numbers
-    search = build_query(settings.n, settings.threshold, settings.mode, settings.layers,
+    search = build_query(settings.n, repr(settings.threshold), settings.mode, settings.layers,
                          {"a": a, "b": b})
     assert search.isascii() and " " not in search
     query = parse_query(search)
@@ -102,6 +127,17 @@ def test_field_choice_keeps_only_fields_the_file_has():
     assert field_choice(query, "b", fields) == FieldChoice(None, True, None)   # row numbers
     assert field_choice(parse_query("?a_id=id"), "a", fields) == FieldChoice(None, True, "id")
     assert field_choice(parse_query("?a_field=gone"), "a", fields) == FieldChoice()
+
+
+def test_a_links_fields_are_kept_whatever_file_is_shown():
+    # what the link asked for survives a file without those fields (the worked example)
+    query = parse_query("?a_field=question&a_field=context&a_id=qid&b_id=")
+    asked = asked_choice(query, "a")
+    assert asked == FieldChoice(["question", "context"], True, "qid")
+    assert asked_choice(query, "b") == FieldChoice(None, True, None)
+    assert applicable(asked, ["id", "text"]) == FieldChoice()          # example: detected
+    assert applicable(asked, ["qid", "context", "x"]) == FieldChoice(["context"], True, "qid")
+    assert applicable(FieldChoice(None, True, None), ["x"]) == FieldChoice(None, True, None)
 
 
 # --- excerpts -------------------------------------------------------------------------
@@ -141,6 +177,23 @@ def test_a_range_across_the_window_edge_is_clipped_to_it():
     assert inside == [(PANE_CHARS // 4, PANE_CHARS // 4 + 1), (0, 5), (PANE_CHARS - 5, PANE_CHARS)]
 
 
+def test_a_long_excerpt_starts_and_ends_at_a_word_boundary():
+    words = " ".join(f"word{i:05d}" for i in range(8000))       # 80,000 characters
+    first = words.index("word05000")
+    start, end, inside = excerpt(words, [(first, first + 9)])
+    assert words[start - 1] == " " and words[start:start + 4] == "word"  # not "rd04..."
+    assert " " in (words[end - 1], words[end])                          # not "word0"
+    assert end - start <= PANE_CHARS and start <= first < end
+    assert [words[start:end][s:e] for s, e in inside] == ["word05000"]
+    for shift in range(1, 12):                  # wherever the window would have cut
+        start, end, _ = excerpt(words, [(first + shift, first + 9)])
+        assert words[start - 1] == " " and " " in (words[end - 1], words[end])
+    # without a space near the edge (one long word) the edge stays where it was
+    text = "x" * (3 * PANE_CHARS)
+    assert excerpt(text, [(PANE_CHARS, PANE_CHARS + 1)])[:2] == (
+        PANE_CHARS - PANE_CHARS // 4, 2 * PANE_CHARS - PANE_CHARS // 4)
+
+
 def test_a_long_row_without_highlights_starts_at_the_beginning():
     assert excerpt("z" * (PANE_CHARS + 1), []) == (0, PANE_CHARS, [])
 
@@ -160,11 +213,83 @@ def test_human_size(size, text):
     assert human_size(size) == text
 
 
-def test_too_big_names_the_file_its_size_and_the_bound():
+def test_too_big_names_the_file_and_both_byte_counts():
+    # not "2.00 MB ... at most 2 MB": a file one byte over reads as over
     assert too_big("huge.jsonl", 2_000_001, 2_000_000) == (
-        "huge.jsonl is 2.00 MB (2,000,001 bytes); the page reads files of at most 2 MB "
-        "(2,000,000 bytes). Nothing of it was read: use the ngram-overlap command for larger "
-        "files.")
+        "huge.jsonl is 2,000,001 bytes, 1 byte over the page's bound of 2,000,000 bytes "
+        "(2 MB). Nothing of it was read: use the ngram-overlap command for larger files.")
+    assert "5,000,000 bytes, 3,000,000 bytes over" in too_big("x", 5_000_000, 2_000_000)
+
+
+def test_field_options_say_what_each_field_holds():
+    assert field_label("contents", 85.2, "Apollo 11 landed on the Moon in July 1969 with three") \
+        == 'contents \u2014 85 tokens/row \u2014 "Apollo 11 landed on the Moon in\u2026"'
+    assert field_label("url", 4, "https://a.org/1", "url") == \
+        'url \u2014 4 tokens/row, URLs \u2014 "https://a.org/1"'
+    assert field_label("question.choices.text", 1.25, "Me\nYou", "text", True) == \
+        'question.choices.text \u2014 1.2 tokens/row, from a list \u2014 "Me You"'
+    assert field_label("empty", 0, "", "empty") == "empty \u2014 0 tokens/row, empty"
+    assert field_label("big", 12345.6, "x") == 'big \u2014 12,346 tokens/row \u2014 "x"'
+    assert id_label("doc_id", "d1") == 'doc_id \u2014 "d1"' and id_label("n", "") == "n"
+    assert array_label("data.paragraphs.qas", 570, True) == \
+        "data.paragraphs.qas \u2014 570 items (objects)"
+    assert array_label("", 1, False) == "the top-level array \u2014 1 item (strings)"
+
+
+def test_slot_sentences():
+    assert several_names(["a.jsonl"]) == "a.jsonl"
+    assert several_names(["a.jsonl", "b.txt"]) == "a.jsonl and 1 more file"
+    assert several_names(["a", "b", "c"]) == "a and 2 more files"
+    assert file_line("p1.jsonl", 1500, "jsonl", 1) == "p1.jsonl: 1.5 kB (1,500 bytes), JSONL, 1 row"
+    assert file_line("p.txt", 10, "text", 3, (40, 2, 13)) == (
+        "p.txt: 10 bytes, plain text, 3 rows, 40 tokens, 2 shorter than 13 tokens")
+    assert needs_file("b").startswith("Load file B, the training data, to check your file A")
+    assert needs_file("a").startswith("Load file A, the test set, to check your file B")
+    assert several_a(3).startswith("File A takes one file, the test set; 3 files were given")
+
+
+def test_download_names_say_what_was_checked_and_how():
+    assert download_name("ngram-overlap", "test.jsonl", ["train.csv"], 13) == \
+        "ngram-overlap_test_vs_train_n13.csv"
+    assert download_name("ngram-overlap-rows", "my test (v2).JSON", ["p1.jsonl", "p2.jsonl"],
+                         8, "33.33334", "strict") == \
+        "ngram-overlap-rows_my-test-v2_vs_p1+1_n8_t33.33334_strict.csv"
+    assert download_name("ngram-overlap", "=HYPERLINK(1).csv", ["../../etc/passwd"], 13, "0") \
+        == "ngram-overlap_HYPERLINK-1_vs_passwd_n13.csv"
+    assert safe_part("<img src=x onerror=alert(1)>.json") == "img-src-x-onerror-alert-1"
+    assert safe_part("日本語.txt") == "file" and safe_part(".env") == "env"
+    assert len(safe_part("x" * 300 + ".csv")) == 40
+
+
+def test_ignored_windows_read_as_words():
+    from array import array
+    vocabulary = {"the": 0, "licence": 1, "applies": 2, "unused": 3}
+    key = array("I", [0, 1, 2]).tobytes()
+    words = words_by_id(vocabulary, [key])
+    assert words == {0: "the", 1: "licence", 2: "applies"}
+    assert window_words(key, words) == "the licence applies"
+    assert ignored_line("the licence applies", 240) == \
+        "\u201cthe licence applies\u201d \u2014 in 240 training rows"
+    assert ignored_summary(1, 10).startswith("1 n-gram was ignored: each occurs in more than 10")
+    assert ignored_summary(1234, 10).startswith("1,234 n-grams were ignored")
+
+
+@pytest.mark.parametrize("data, name, read, options", [
+    (b"id;text\n1;a b c\n", "a.csv", ReadChoice(delimiter=","), {"delimiter": ","}),
+    (b"id;text\n1;a b c\n", "a.csv", ReadChoice(delimiter=";"), {}),       # as detected
+    (b"id;text\n1;a b c\n", "a.csv", ReadChoice(header=False), {"header": False}),
+    (b"id;text\n1;a b c\n", "a.csv", ReadChoice(records="data", text_rows="file"), {}),
+    (b'{"data": [{"t": "x"}], "labels": ["a", "b"]}', "d.json", ReadChoice(records="labels"),
+     {"records": "labels"}),
+    (b'{"data": [{"t": "x"}], "labels": ["a", "b"]}', "d.json", ReadChoice(records="gone"), {}),
+    (b'{"data": [{"t": "x"}]}', "d.json", ReadChoice(delimiter=";", header=True), {}),
+    (b"one\n\ntwo\n", "t.txt", ReadChoice(text_rows="paragraph"), {"text_rows": "paragraph"}),
+    (b"one\n\ntwo\n", "t.txt", ReadChoice(text_rows="line"), {}),
+])
+def test_read_choices_apply_only_to_the_formats_they_fit(data, name, read, options):
+    table = read_table(data, name)
+    assert fitting(table, read) == options
+    read_table(data, name, **options)           # what fits reads without an error
 
 
 def test_format_label_and_fields_summary():
@@ -187,10 +312,14 @@ def test_controls_use_the_engine_bounds_and_layers():
     assert controls.N_LABEL == f"Window size n, in tokens ({N_MIN} to {N_MAX})"
     assert [c for c in controls.CONTROL_IDS if c.startswith("layer-")] == \
         [f"layer-{layer}" for layer in LAYERS]
+    assert {"short-min", "max-b-rows-on", "max-b-rows"} <= set(controls.CONTROL_IDS)
     html = (build_site.ROOT / "index.html").read_text("utf-8")
     # the static page (shown before Python is ready) agrees with the engine
     assert f'<label for="n" id="n-label">{controls.N_LABEL}</label>' in html
     assert f'id="n" min="{N_MIN}" max="{N_MAX}" step="1" value="{N_DEFAULT}"' in html
+    assert (f'id="short-min" min="0" max="{controls.SHORT_MIN_MAX}" step="1" '
+            f'value="{SHORT_MIN_DEFAULT}"') in html
+    assert f'id="max-b-rows" min="1" step="1" value="{controls.MAX_B_ROWS_DEFAULT}"' in html
     for layer in LAYERS:
         checked = " checked" if layer in DEFAULT_LAYERS else ""
         assert f'id="layer-{layer}" value="{layer}"{checked}>' in html
@@ -235,3 +364,28 @@ def test_write_zip_is_reproducible(tmp_path):
     assert (tmp_path / "one.zip").read_bytes() == (tmp_path / "two.zip").read_bytes()
     with zipfile.ZipFile(tmp_path / "one.zip") as z:
         assert sorted(z.namelist()) == sorted(f"ngram_page/{p.name}" for p in paths)
+
+
+# --- the method section states each rule with an example ----------------------------------
+
+def test_how_this_is_calculated_states_the_new_rules_with_examples():
+    html = (build_site.ROOT / "index.html").read_text("utf-8")
+    method = html[html.index('<section id="method"'):html.index('<section id="questions"')]
+    for example in ("<code>GPT4は日本語</code>", "<code>gpt4</code>", "<code>你好，世界。</code>",
+                    "<em>contained</em>", "red planet today",
+                    "more than 10 training documents", "more than K training rows",
+                    "one row per\n    paragraph", "<code>question.stem</code>",
+                    "<code>data.paragraphs.qas</code>", "<code>b_file</code>"):
+        assert example in method, example
+
+
+def test_the_method_sections_examples_are_what_the_engine_does():
+    from ngram_core import Row, run_check
+    from ngram_core.tokenize import Tokenizer
+    assert [t for t, _, _ in Tokenizer().tokenize("GPT4は日本語")] == ["gpt4", "は", "日", "本", "語"]
+    assert [t for t, _, _ in Tokenizer("strict").tokenize("你好，世界。")] == list("你好，世界。")
+    result = run_check([Row(1, "a", "Which planet is known as the red planet today")],
+                       [Row(1, "b", "Quiz: which planet is known as the red planet today? Mars.")])
+    assert result.matches[0].tokens == 9 and result.summary.contained == 1
+    lines = ("Apollo 11 was the spaceflight that first landed", "humans on the Moon, in July 1969.")
+    assert [len(Tokenizer().ids(line)) for line in lines] == [8, 7]

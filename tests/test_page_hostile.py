@@ -10,18 +10,23 @@ from __future__ import annotations
 import pytest
 
 from browser import TIMEOUT_MS, page, runs, site, wait_for_run  # noqa: F401 (fixtures)
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES
 from bad_files import BAD_FILES, where
+from test_page_support import EXAMPLE_A, EXAMPLE_B, load_pair, loads, wait_for_loads
 
 from benchmarks import pathological  # the same inputs the benchmark measures
 
 
 def put(page, slot, name, data):
+    """Pick one file (name, bytes) in a slot and wait until the slot has read it."""
+    before = loads(page)
     page.set_input_files(f"#file-{slot}", files=[{"name": name, "mimeType": "text/plain",
                                                   "buffer": data}])
+    wait_for_loads(page, before)
 
 
 def test_every_malformed_file_is_named_and_the_last_result_kept(page):
+    load_pair(page, EXAMPLE_A, EXAMPLE_B)       # the person's own files from here on
     for case in BAD_FILES:
         if case.fields is not None:
             continue            # the page detects the text field; the chosen-field case is below
@@ -35,21 +40,17 @@ def test_every_malformed_file_is_named_and_the_last_result_kept(page):
             assert message.startswith(where(case)), message
             assert page.is_visible("#stale")
             assert page.inner_text("#flagged-figure") == "66.7%"
-            # the slot goes back to the example so the next file starts from a valid page
+            # the slot's file is picked again so the next file starts from a valid page
             before = runs(page)
-            page.set_input_files(f"#file-{slot}", str(ROOT / "static" / "examples" /
-                                                      ("test-set.json" if slot == "a" else
-                                                       "training-corpus.json")))
+            page.set_input_files(f"#file-{slot}", str(EXAMPLE_A if slot == "a" else EXAMPLE_B))
             wait_for_run(page, before)
             assert page.is_hidden("#stale")
 
 
 def test_lone_surrogate_escape_renders(page):
-    before = runs(page)
-    put(page, "a", "surrogate.json",
-        b'[{"id": "s\\ud800", "text": "In 1969 the Apollo 11 mission landed the first humans '
-        b'on the Moon \\udfff again"}]')
-    wait_for_run(page, before)
+    load_pair(page, ("surrogate.json",
+                     b'[{"id": "s\\ud800", "text": "In 1969 the Apollo 11 mission landed the '
+                     b'first humans on the Moon \\udfff again"}]'), EXAMPLE_B)
     assert page.inner_text("#rows-table tbody tr:first-child td:first-child") == "s\ufffd"
     assert "Moon \ufffd again" in page.inner_text("#pane-a-text")
 
@@ -57,11 +58,12 @@ def test_lone_surrogate_escape_renders(page):
 def test_hostile_field_and_file_names_render_as_text(page):
     header = '"<img src=x onerror=window.__pwned=1>",id,"${window.__pwned=1}"\n'
     body = '"the quick brown fox jumps over the lazy dog near the quiet river bank at dawn",1,x\n'
-    before = runs(page)
-    put(page, "b", "<script>window.__pwned=1</script>.csv", (header + body).encode())
-    wait_for_run(page, before)
+    load_pair(page, EXAMPLE_A, ("<script>window.__pwned=1</script>.csv", (header + body).encode()))
+    names = ["<img src=x onerror=window.__pwned=1>", "id", "${window.__pwned=1}"]
+    assert page.eval_on_selector("#b-text-field", "s => [...s.options].map(o => o.value)") == names
     options = page.locator("#b-text-field option").all_inner_texts()
-    assert options == ["<img src=x onerror=window.__pwned=1>", "id", "${window.__pwned=1}"]
+    assert [o.split(" \u2014 ")[0] for o in options] == names
+    assert options[0].endswith('"the quick brown fox jumps over\u2026"')
     assert page.inner_text("#b-name") == "<script>window.__pwned=1</script>.csv"
     assert "<script>window.__pwned=1</script>.csv" in page.inner_text("#settings-line")
     put(page, "a", '<img src=x onerror="window.__pwned=1">.json', b"[1, 2]")
@@ -75,13 +77,7 @@ def test_hostile_field_and_file_names_render_as_text(page):
 def test_pathological_inputs_at_the_bound(page, case):
     a, a_name, b, b_name = pathological.CASES[case]()
     assert len(a) <= 2_000_000 and len(b) <= 2_000_000
-    before = runs(page)
-    put(page, "a", a_name, a)
-    wait_for_run(page, before)
-    before = runs(page)
-    put(page, "b", b_name, b)
-    page.wait_for_function(f"Number(document.body.dataset.runs) > {before} && "
-                           "document.body.dataset.busy === '0'", timeout=TIMEOUT_MS * 2)
+    load_pair(page, (a_name, a), (b_name, b), timeout=TIMEOUT_MS * 2)
     counted = dict(tuple(r.split("\t")) for r in
                    page.locator("#counted tbody tr").all_inner_texts())
     if case == "one row of 2 MB":
@@ -114,28 +110,30 @@ def test_privacy_over_a_whole_session(page, tmp_path):
     """Load, pick both files, change every control, select rows, download the CSV."""
     watch = page.watch
     secret_a = (FIXTURES / "contaminated.jsonl").read_bytes()
-    before = runs(page)
-    put(page, "a", "secret-test-set.jsonl", secret_a)
-    wait_for_run(page, before)
-    before = runs(page)
-    page.set_input_files("#file-b", str(FIXTURES / "corpus.csv"))
-    wait_for_run(page, before)
+    load_pair(page, ("secret-test-set.jsonl", secret_a), FIXTURES / "corpus.csv")
     for action in (lambda: page.click("#n-8"), lambda: page.fill("#threshold", "5"),
                    lambda: page.check("#layer-L2"), lambda: page.uncheck("#layer-L4"),
                    lambda: page.check("#mode-strict"), lambda: page.check("#mode-loose"),
                    lambda: page.click("#n-13"), lambda: page.fill("#n", "9"),
+                   lambda: page.fill("#short-min", "5"), lambda: page.check("#max-b-rows-on"),
+                   lambda: page.select_option("#b-delimiter", ","),
                    lambda: page.select_option("#b-id-field", "source"),
-                   lambda: page.select_option("#a-text-field", ["prompt", "answer"])):
+                   lambda: page.select_option("#a-text-field", ["prompt", "answer"]),
+                   lambda: page.select_option("#b-id-field", ""),
+                   lambda: page.set_input_files("#file-b", [str(FIXTURES / "corpus.csv"),
+                                                            str(FIXTURES / "corpus.txt")])):
         before = runs(page)
         action()
         wait_for_run(page, before)
     for i in range(page.locator("#rows-table tbody tr").count()):
-        page.click(f"#rows-table tbody tr:nth-child({i + 1}) button")
+        page.click(f"#rows-table tbody tr:nth-child({i + 1}) td:nth-child(2)")
         page.wait_for_selector(f'body[data-selected="{i}"]', state="attached")
-    with page.expect_download() as info:
-        page.click("#download-csv")
-    info.value.save_as(tmp_path / "out.csv")
-    assert (tmp_path / "out.csv").read_text().startswith("a_row,a_id,")
+    for button, header in (("#download-csv", "a_row,a_id,"),
+                           ("#download-rows-csv", "a_row,a_id,status")):
+        with page.expect_download() as info:
+            page.click(button)
+        info.value.save_as(tmp_path / "out.csv")
+        assert (tmp_path / "out.csv").read_text().startswith(header)
     # nothing went anywhere but the page's own origin, and nothing at all after ready
     assert not watch.foreign, watch.foreign
     assert not watch.after_ready, watch.after_ready
@@ -148,10 +146,7 @@ def test_privacy_over_a_whole_session(page, tmp_path):
 
 def test_json_nested_to_the_limit_is_read_and_deeper_refused(page):
     deep = b"[" * 98 + b"1" + b"]" * 98          # 100 levels with the row array and object
-    before = runs(page)
     put(page, "a", "deep-ok.json", b'[{"text": "still fine", "x": ' + deep + b"}]")
-    wait_for_run(page, before)
-    assert page.inner_text("#a-rows") == "1"
+    assert page.inner_text("#a-rows") == "1" and page.inner_text("#a-error") == ""
     put(page, "a", "too-deep.json", b'[{"text": "x", "x": [' + deep + b"]}]")
-    page.wait_for_selector("#a-error:not(:empty)")
     assert "nested more than 100 levels deep" in page.inner_text("#a-error")

@@ -1,0 +1,227 @@
+"""End to end: real files read as their authors meant them, in the page as by the command (#9).
+
+Each fixture under tests/fixtures/page/ is shaped like an export people check
+(a crawl CSV with url,title,contents; ARC's nested JSONL; SQuAD; a JSON of
+splits; a European Excel CSV with a byte-order mark and CRLF; a headerless
+CSV; a JSON with ``data`` beside a 40-item list; several training files). The
+page must pick the same fields and rows as the command and save the same CSV
+bytes. Tests wait on the page's markers, never on sleeps (tests/browser.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser import page, site  # noqa: F401 (fixtures)
+from conftest import FIXTURES
+from test_page_support import (PAGE_FIXTURES, change, chosen, command, download, drop,
+                               load_pair, loads, option_values, put, table_rows, wait_for_loads)
+
+UNSPACED = FIXTURES / "unspaced"
+REAL = FIXTURES / "real"          # the engine's fixtures of the same shapes
+
+# (A, B files, command options, what the person does in the page before comparing)
+AGREEMENT = {
+    "url,title,contents CSV": ("prompts.jsonl", ["pages.csv"], [], None),
+    "ARC nested JSONL, wrapped text by paragraph": (
+        "arc.jsonl", ["science-notes.txt"], ["--b-text-rows", "paragraph"],
+        lambda page: page.select_option("#b-text-rows", "paragraph")),
+    "SQuAD JSON, question chosen": (
+        "squad.json", ["squad-corpus.jsonl"], ["--a-field", "question"],
+        lambda page: page.select_option("#a-text-field", ["question"])),
+    "splits in one JSON": ("splits.json", ["splits.json"], [], None),
+    "semicolon CSV with BOM and CRLF, headerless CSV": (
+        "questions-fr.csv", ["documents-headerless.csv"], [], None),
+    "JSON data beside a 40-item list": ("intents.json", ["intents-train.jsonl"], [], None),
+    "several B files": ("prompts.jsonl", ["b-part-1.jsonl", "b-part-2.csv", "b-part-3.txt"],
+                        [], None),
+    "Chinese": (UNSPACED / "zh_test.jsonl", [UNSPACED / "zh_train.jsonl"], [], None),
+    "HellaSwag JSONL, Doc ID,Texte CSV": (REAL / "hellaswag-val.jsonl",
+                                         [REAL / "documents-fr.csv"], [], None),
+    "Windows-1252 CSV, Excel CSV": (REAL / "windows-1252.csv", [REAL / "excel-semicolon.csv"],
+                                    [], None),
+}
+
+
+def described(stderr: str):
+    """What the command said it read: {(role, file name): (rows, text fields, id field,
+    the reader's notes joined with "; ")}."""
+    found = {}
+    line = r"^(A|B) (\S+): ([\d,]+) rows, text from (.+?), id from ([^;]+?)(?:; (.*))?\.$"
+    for m in re.finditer(line, stderr, re.M):
+        found[(m[1], m[2].rsplit("/", 1)[-1])] = (int(m[3].replace(",", "")), m[4], m[5],
+                                                  m[6] or "")
+    return found
+
+
+def notes(page, slot) -> str:
+    return "; ".join(page.locator(f"#{slot}-notes li").all_inner_texts())
+
+
+@pytest.mark.parametrize("case", list(AGREEMENT))
+def test_the_page_and_the_command_agree(page, case, tmp_path):
+    a, b_files, options, action = AGREEMENT[case]
+    a_path = a if not isinstance(a, str) else PAGE_FIXTURES / a
+    b_paths = [b if not isinstance(b, str) else PAGE_FIXTURES / b for b in b_files]
+    load_pair(page, a_path, b_paths)
+    if action is not None:
+        change(page, lambda: action(page))
+    assert all(p.parent == a_path.parent for p in b_paths)
+    stderr, csv_bytes, rows_bytes = command(   # the files named as the page names them
+        [a_path.name, *[p.name for p in b_paths], *options], tmp_path, cwd=a_path.parent)
+    said = described(stderr)
+    rows, text, ident, read = said[("A", a_path.name)]
+    assert notes(page, "a") == read
+    assert page.inner_text("#a-rows") == f"{rows:,}"
+    assert ", ".join(chosen(page, "#a-text-field")) == text
+    assert (chosen(page, "#a-id-field") or [""])[0] == ("" if ident == "(row numbers)" else ident)
+    if len(b_paths) == 1:
+        rows, text, ident, read = said[("B", b_paths[0].name)]
+        assert notes(page, "b") == read
+        assert page.inner_text("#b-rows") == f"{rows:,}"
+        assert ", ".join(chosen(page, "#b-text-field")) == text
+    else:                                   # several B files, read in order as one
+        assert page.inner_text("#b-name") == f"{len(b_paths)} files"
+        assert page.inner_text("#b-rows") == f"{sum(said[('B', p.name)][0] for p in b_paths):,}"
+        items = page.locator("#b-files li").all_inner_texts()
+        assert [item.split(":")[0] for item in items] == [p.name for p in b_paths]
+    name, data = download(page, "#download-csv", tmp_path)
+    assert data == csv_bytes
+    b_part = b_paths[0].stem + (f"+{len(b_paths) - 1}" if len(b_paths) > 1 else "")
+    assert name == f"ngram-overlap_{a_path.stem}_vs_{b_part}_n13.csv"
+    name, data = download(page, "#download-rows-csv", tmp_path)
+    assert data == rows_bytes
+    assert name.startswith("ngram-overlap-rows_")
+    if case == "several B files":
+        assert csv_bytes.splitlines()[0].endswith(b",duplicate_of,b_file")
+        # the table and the panes name each best B row's file; b_row counts across files
+        assert page.inner_text("#b-file-col") == "B file"
+        assert [r[0] for r in table_rows(page)][:3] == ["p1", "p4", "p2"]
+        assert [r[6] for r in table_rows(page)][:3] == ["b-part-1.jsonl", "b-part-3.txt",
+                                                        "b-part-2.csv"]
+        assert page.inner_text("#pane-b-title") == "b-part-1.jsonl, row x2"
+        assert "prompts.jsonl checked against b-part-1.jsonl and 2 more files" in \
+            page.inner_text("#settings-line")
+    else:
+        assert page.is_hidden("#b-file-col")
+        assert b",b_file" not in csv_bytes.splitlines()[0]
+    if case == "Chinese":                   # each Han character is a token: rows flag
+        assert page.inner_text("#flagged-figure") != "0.0%"
+
+
+def test_what_was_read_is_said_beside_the_slot_and_can_be_changed(page):
+    # a JSON holding `data` beside a 40-item list: read from data, the list offered
+    load_pair(page, PAGE_FIXTURES / "intents.json", PAGE_FIXTURES / "intents-train.jsonl")
+    assert "rows are the 4 items of `data`; other arrays: `label_names` (40)" in \
+        page.inner_text("#a-notes")
+    assert option_values(page, "#a-records") == ["data", "label_names"]
+    assert chosen(page, "#a-records") == ["data"]
+    assert page.locator("#a-records option").all_inner_texts() == [
+        "data \u2014 4 items (objects)", "label_names \u2014 40 items (strings)"]
+    # each field says what it holds; the hint for choosing several is shown
+    assert page.locator("#a-text-field option").all_inner_texts() == [
+        'text \u2014 16 tokens/row \u2014 "wake me up at seven tomorrow\u2026"',
+        'label \u2014 1 tokens/row, numbers \u2014 "0"']
+    assert "hold Ctrl" in page.inner_text("#a-fields-hint") and page.is_visible("#a-fields-hint")
+    # rows, tokens and rows shorter than n, counted by the check
+    assert (page.inner_text("#a-rows"), page.inner_text("#a-tokens"),
+            page.inner_text("#a-short-label"), page.inner_text("#a-short")) == (
+        "4", "64", "Shorter than 13 tokens", "0")
+    assert page.inner_text("#a-warning") == ""
+    # the other array: read again; 40 one-token rows cannot match, and the slot says so
+    change(page, lambda: page.select_option("#a-records", "label_names"))
+    assert page.inner_text("#a-rows") == "40" and chosen(page, "#a-records") == ["label_names"]
+    assert page.inner_text("#a-warning").startswith(
+        "40 of 40 rows of text are shorter than 13 tokens: nothing can match in them.")
+    change(page, lambda: page.select_option("#a-records", "data"))
+    assert page.inner_text("#a-rows") == "4"
+
+    # a semicolon CSV with a byte-order mark and CRLF; a headerless CSV
+    load_pair(page, PAGE_FIXTURES / "questions-fr.csv", PAGE_FIXTURES / "documents-headerless.csv")
+    assert page.inner_text("#a-notes") == "semicolon-separated, first row read as the header"
+    assert page.inner_text("#b-notes") == ("comma-separated, no header row: fields named "
+                                           "column_1 to column_3")
+    assert page.locator("#a-delimiter option").all_inner_texts() == [
+        "detect (found: semicolon)", "comma", "semicolon", "tab", "pipe"]
+    assert chosen(page, "#a-delimiter") == [""]
+    assert page.is_checked("#a-header") and not page.is_checked("#b-header")
+    assert option_values(page, "#a-text-field") == ["id", "question", "answer"]
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    # the first row is not a header after all: read again, fields column_1...
+    change(page, lambda: page.uncheck("#a-header"))
+    assert page.inner_text("#a-rows") == "4"
+    assert option_values(page, "#a-text-field") == ["column_1", "column_2", "column_3"]
+    assert "no header row" in page.inner_text("#a-notes")
+    # a wrong separator is refused next to the slot; the last valid result stays
+    before = loads(page)
+    page.select_option("#a-delimiter", ",")
+    wait_for_loads(page, before)
+    assert "has 2 fields where the first row has 1" in page.inner_text("#a-error")
+    assert page.is_visible("#stale") and page.inner_text("#a-rows") == "4"
+    change(page, lambda: page.select_option("#a-delimiter", ";"))
+    change(page, lambda: page.check("#a-header"))
+    assert page.inner_text("#a-error") == "" and page.is_hidden("#stale")
+    assert chosen(page, "#a-text-field") == ["question"]
+    # headerless after all? the B file's first row is a header: it loses its first row
+    change(page, lambda: page.check("#b-header"))
+    assert page.inner_text("#b-rows") == "2"
+
+    # a file where no field holds text: said, and its fields kept to choose from
+    put(page, "b", ("ids.csv", b"id,url\nd1,https://example.org/a\nd2,https://example.org/b\n"))
+    assert page.inner_text("#b-error").startswith(
+        "ids.csv: has no field that holds text: its fields are 'id' (ids), 'url' (URLs)")
+    assert option_values(page, "#b-text-field") == ["id", "url"]
+    assert page.is_visible("#stale")
+    change(page, lambda: page.select_option("#b-text-field", ["url"]))
+    assert page.inner_text("#b-error") == "" and page.inner_text("#flagged-figure") == "0.0%"
+
+
+def test_most_rows_shorter_than_n_name_the_longer_fields(page):
+    load_pair(page, PAGE_FIXTURES / "prompts.jsonl", PAGE_FIXTURES / "pages.csv")
+    assert chosen(page, "#b-text-field") == ["contents"]        # not url, not title
+    assert page.inner_text("#flagged-figure") == "75.0%"
+    change(page, lambda: page.select_option("#b-text-field", ["title"]))
+    assert page.inner_text("#b-short") == "4"
+    assert page.inner_text("#b-warning") == (
+        "4 of 4 rows of title are shorter than 13 tokens: nothing can match in them. "
+        "Longer fields: contents (26 tokens per row).")
+    assert page.inner_text("#flagged-figure") == "0.0%"
+
+
+def test_a_wrapped_text_file_is_read_by_paragraph_when_asked(page):
+    load_pair(page, PAGE_FIXTURES / "arc.jsonl", PAGE_FIXTURES / "science-notes.txt")
+    assert page.inner_text("#flagged-figure") == "0.0%"
+    assert chosen(page, "#b-text-rows") == ["line"]
+    assert "may read better one row per paragraph" in page.inner_text("#b-warning")
+    change(page, lambda: page.select_option("#b-text-rows", "paragraph"))
+    assert page.inner_text("#b-rows") == "3" and page.inner_text("#flagged-figure") == "50.0%"
+    assert page.inner_text("#b-warning") == ""
+    change(page, lambda: page.select_option("#b-text-rows", "file"))
+    assert page.inner_text("#b-rows") == "1"
+    assert page.is_hidden("#a-text-rows-box") and page.is_hidden("#b-dialect-box")
+
+
+def test_slot_a_takes_one_file_and_each_b_file_is_bounded(page):
+    drop(page, "a", [(name, (PAGE_FIXTURES / name).read_text()) for name in
+                     ("prompts.jsonl", "arc.jsonl")])
+    assert page.inner_text("#a-error").startswith(
+        "File A takes one file, the test set; 2 files were given, and none was read.")
+    assert page.inner_text("#a-name") == "test-set.json" and page.is_visible("#stale")
+    assert page.get_attribute("#file-a", "multiple") is None
+    assert page.get_attribute("#file-b", "multiple") is not None
+    put(page, "b", PAGE_FIXTURES / "b-part-1.jsonl", ("huge.jsonl", b"x" * 2_000_001))
+    assert page.inner_text("#b-error").startswith("huge.jsonl is 2,000,001 bytes, 1 byte over")
+    assert page.inner_text("#b-name") == "training-corpus.json"
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    # several B files, the first twice: read in the order given, rows numbered across them
+    load_pair(page, PAGE_FIXTURES / "prompts.jsonl",
+              [PAGE_FIXTURES / "b-part-3.txt", PAGE_FIXTURES / "b-part-1.jsonl"])
+    assert page.inner_text("#b-name") == "2 files" and page.inner_text("#b-rows") == "4"
+    assert page.locator("#b-files li").all_inner_texts() == [
+        "b-part-3.txt: 157 bytes, plain text, 2 rows, 28 tokens, 1 shorter than 13 tokens",
+        "b-part-1.jsonl: 260 bytes, JSONL, 2 rows, 37 tokens, 0 shorter than 13 tokens"]
+    assert [r[0] for r in table_rows(page)][:2] == ["p1", "p4"]
+    assert [r[5:] for r in table_rows(page)][:2] == [["x2", "b-part-1.jsonl"],
+                                                     ["2", "b-part-3.txt"]]

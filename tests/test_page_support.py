@@ -1,0 +1,128 @@
+"""Helpers shared by the page's end-to-end tests (this module holds no tests).
+
+Loading files into the slots, waiting on the page's markers (``data-runs``,
+``data-busy``, ``data-loads``, ``data-selected``; never a sleep), reading the
+drawn tables, saving the downloads, and running the ``ngram-overlap`` command
+on the same files for comparison.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pathlib
+
+from browser import runs, wait_for_run
+from conftest import FIXTURES, ROOT
+
+from ngram_core import cli
+
+PAGE_FIXTURES = FIXTURES / "page"
+EXAMPLE_A = ROOT / "static" / "examples" / "test-set.json"
+EXAMPLE_B = ROOT / "static" / "examples" / "training-corpus.json"
+
+
+def loads(page) -> int:
+    return int(page.get_attribute("body", "data-loads") or 0)
+
+
+def wait_for_loads(page, before: int):
+    """Wait until a slot finished reading (or refusing) files after `before` reads."""
+    page.wait_for_function(f"Number(document.body.dataset.loads || 0) > {before}")
+
+
+def as_files(items):
+    """Paths, or (name, bytes) pairs, as Playwright's set_input_files takes them."""
+    if not any(isinstance(item, tuple) for item in items):
+        return [str(item) for item in items]
+    # Playwright takes paths or buffers, not both: a path is sent as its bytes
+    return [{"name": item[0], "mimeType": "text/plain", "buffer": item[1]}
+            if isinstance(item, tuple) else
+            {"name": item.name, "mimeType": "text/plain", "buffer": item.read_bytes()}
+            for item in items]
+
+
+def put(page, slot, *items):
+    """Pick files in a slot's input and wait until the slot has read them (no run wait)."""
+    before = loads(page)
+    page.set_input_files(f"#file-{slot}", as_files(items))
+    wait_for_loads(page, before)
+
+
+def load_pair(page, a, b, timeout=None):
+    """Load file A, then file B (one item or a list), and wait for the check of both."""
+    before = runs(page)
+    put(page, "a", *(a if isinstance(a, list) else [a]))
+    page.set_input_files("#file-b", as_files(b if isinstance(b, list) else [b]))
+    if timeout is None:
+        wait_for_run(page, before)
+    else:
+        page.wait_for_function(f"Number(document.body.dataset.runs) > {before}"
+                               " && document.body.dataset.busy === '0'", timeout=timeout)
+
+
+def change(page, action):
+    """Do something that recomputes, and wait for the check."""
+    before = runs(page)
+    action()
+    wait_for_run(page, before)
+
+
+def table_rows(page):
+    return [[c.strip() for c in row.split("\t")]
+            for row in page.locator("#rows-table tbody tr").all_inner_texts()]
+
+
+def counted(page):
+    return dict(tuple(r.split("\t")) for r in page.locator("#counted tbody tr").all_inner_texts())
+
+
+def chosen(page, select):
+    """The values of a <select>'s chosen options."""
+    return page.eval_on_selector(select, "s => [...s.selectedOptions].map(o => o.value)")
+
+
+def option_values(page, select):
+    return page.eval_on_selector(select, "s => [...s.options].map(o => o.value)")
+
+
+def download(page, button, tmp_path):
+    """Click a download button: (the file's suggested name, its bytes)."""
+    with page.expect_download() as info:
+        page.click(button)
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    return info.value.suggested_filename, path.read_bytes()
+
+
+def command(args, tmp_path, cwd=PAGE_FIXTURES):
+    """Run ngram-overlap in ``cwd`` with both CSV files: (stderr, csv bytes, rows csv bytes)."""
+    out, err = io.StringIO(), io.StringIO()
+    csv_path, rows_path = tmp_path / "command.csv", tmp_path / "command-rows.csv"
+    old = pathlib.Path.cwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out):
+            code = cli.main([*args, "--csv", str(csv_path), "--rows-csv", str(rows_path)],
+                            stdout=out, stderr=err)
+    finally:
+        os.chdir(old)
+    assert code == 0, err.getvalue()
+    return err.getvalue(), csv_path.read_bytes(), rows_path.read_bytes()
+
+
+def drop(page, slot, files):
+    """Drop files [(name, text), ...] on a slot, as a person dragging them does; waits
+    until the slot has read them."""
+    before = loads(page)
+    page.evaluate("""([slot, files]) => {
+        const transfer = new DataTransfer();
+        for (const [name, text] of files)
+            transfer.items.add(new File([text], name, {type: "text/plain"}));
+        const zone = document.getElementById("drop-" + slot);
+        for (const type of ["dragover", "drop"])
+            zone.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true,
+                                                    cancelable: true}));
+    }""", [slot, files])
+    wait_for_loads(page, before)
