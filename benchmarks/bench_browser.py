@@ -111,11 +111,12 @@ def pick(page, slot):
 
 def timed_check(page, a, a_name, b, b_name, mouse=False):
     """Load A, then time picking B until the table is drawn; returns (s, stall ms, long ms)."""
-    before = runs(page)
+    # a user's A alone is read, not checked against the example's B: wait for the read
+    loads = int(page.evaluate("Number(document.body.dataset.loads || 0)"))
     stage(page, a_name, a)
     pick(page, "a")
-    page.wait_for_function(f"Number(document.body.dataset.runs) > {before} && "
-                           "document.body.dataset.busy === '0'", timeout=TIMEOUT_MS * 3)
+    page.wait_for_function(f"Number(document.body.dataset.loads || 0) > {loads} && "
+                           "document.body.dataset.busy !== '1'", timeout=TIMEOUT_MS * 3)
     stage(page, b_name, b)
     page.evaluate(STALL_PROBE)
     before = runs(page)
