@@ -132,8 +132,10 @@ def percent(share: float) -> str:
 
 
 def number(value) -> str:
-    """``0.0`` -> ``"0"``, ``12.5`` -> ``"12.5"``."""
-    return f"{value:g}"
+    """A threshold as typed, every digit kept: ``0.0`` -> ``"0"``, ``12.5`` -> ``"12.5"``,
+    ``33.33334`` -> ``"33.33334"``."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _rows(count: int) -> str:

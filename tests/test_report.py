@@ -117,3 +117,10 @@ def test_one_checkable_row_is_named_in_the_singular_and_none_gives_a_dash():
     none = run_check([Row(1, "x", "too short")], [Row(1, "y", BASE)], Settings()).summary
     assert dict(counted_table(none))["Overall dirty-token share"] == "–"
     assert dict(counted_table(one))["Overall dirty-token share"] == "100.0%"
+
+
+def test_the_threshold_is_printed_as_typed():
+    from ngram_core.report import headline, number
+    assert (number(0.0), number(12.5), number(33.33334)) == ("0", "12.5", "33.33334")
+    s = run_check([Row(1, "x", BASE)], [Row(1, "y", BASE)], Settings(threshold=33.33334)).summary
+    assert "at least 33.33334 percent" in headline(s)
