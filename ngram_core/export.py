@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .definitions import CSV_COLUMNS as DEFINITION_COLUMNS
 from .definitions import Definitions
 from .match import CHECKABLE, RowMatch
-from .table import Row
+from .table import PLAIN_NUMBER, Row
 from .report import flag_rule
 
 #: The checkable-rows CSV (``--csv``); ``b_file`` follows when B is several files.
@@ -32,7 +32,6 @@ ROWS_CSV_COLUMNS = ("a_row", "a_id", "status", "tokens", "dirty_tokens", "dirty_
                     "contained_in", "contained_b_start", "contained_b_end", "b_file")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NEEDS_QUOTES = re.compile('[,"\r\n]')
-_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ def neutralize(cell: str) -> str:
     A cell starting with ``= + - @``, tab or CR gets a leading apostrophe,
     unless it is a plain number: ``"=1+2"`` -> ``"'=1+2"``, ``"-5"`` stays.
     """
-    if cell.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(cell):
+    if cell.startswith(_FORMULA_START) and not PLAIN_NUMBER.fullmatch(cell):
         return "'" + cell
     return cell
 

@@ -30,7 +30,8 @@ from typing import NamedTuple
 
 from .errors import InputError
 from .readers import read_table_steps
-from .table import ID_FIELD_NAMES, ID_SUFFIXES, TEXT_FIELD_NAMES, Row, Table, value_text
+from .table import (ID_FIELD_NAMES, ID_SUFFIXES, PLAIN_NUMBER, TEXT_FIELD_NAMES, Row, Table,
+                    value_text)
 from .steps import Pacer, run_steps
 from .tokenize import PIECE_CHARS, Tokenizer
 
@@ -43,7 +44,6 @@ NEAR_TIE = 1.25
 #: Kinds of field that can be the text field, best first.
 TEXT_KINDS = ("text", "category")
 
-_NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
 _URL = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+\s*")
 _CODE = re.compile(r"\s*[!-~]*[0-9_#~/][!-~]*\s*")       # one ASCII "word" with a digit or _#~/
 
@@ -115,7 +115,7 @@ def _is_number(value) -> bool:
     """A number, a boolean, or a string of numbers one per line (``"177\\n180"``)."""
     if isinstance(value, (bool, int, float)):
         return True
-    return isinstance(value, str) and all(_NUMBER.fullmatch(part) for part in value.split("\n"))
+    return isinstance(value, str) and all(PLAIN_NUMBER.fullmatch(part.strip()) for part in value.split("\n"))
 
 
 def _kind(values: list) -> str:

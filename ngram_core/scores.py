@@ -37,9 +37,8 @@ from .definitions import LLAMA2_SUBSETS, NAMES, Definitions
 from .errors import InputError
 from .match import CHECKABLE
 from .report import flag_rule
-from .table import Row, Table, value_text
+from .table import PLAIN_NUMBER, Row, Table, value_text
 
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _TRUE, _FALSE = ("true",), ("false",)
 
 
@@ -58,7 +57,7 @@ def parse_score(value) -> float | None:
             return 1.0
         if text.lower() in _FALSE:
             return 0.0
-        if _NUMBER.fullmatch(text):
+        if PLAIN_NUMBER.fullmatch(text):
             number = float(text)
             return number if math.isfinite(number) else None
     return None
