@@ -27,7 +27,7 @@ from .table import Row
 from .report import summarize
 from .result import Report
 from .settings import Settings
-from .steps import relabel, run_steps
+from .steps import relabel, run_steps, stage_fraction
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
 
 R = TypeVar("R")
@@ -43,9 +43,7 @@ class Progress:
     @property
     def fraction(self) -> float:
         """Overall progress from 0 to 1, weighting the stages by typical cost."""
-        start, weight = _STAGE_SPAN[self.stage]
-        part = self.done / self.total if self.total else 1.0
-        return start + weight * min(part, 1.0)
+        return stage_fraction(_STAGE_SPAN, self.stage, self.done, self.total)
 
 
 #: The single-machine stages, in order, and the Dask engine's one stage.

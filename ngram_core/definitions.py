@@ -66,7 +66,7 @@ from operator import sub
 from typing import NamedTuple
 
 from .index import POSITION_CAP
-from .steps import Pacer, relabel, run_steps
+from .steps import Pacer, relabel, run_steps, stage_fraction
 from .table import Row
 from .tokenize import DEFAULT_LAYERS, Tokenizer, TokenizedRows, tokenize_rows_steps
 
@@ -275,9 +275,7 @@ class DefinitionsProgress(NamedTuple):
 
     @property
     def fraction(self) -> float:
-        start, weight = _STAGE_SPAN[self.stage]
-        part = self.done / self.total if self.total else 1.0
-        return start + weight * min(part, 1.0)
+        return stage_fraction(_STAGE_SPAN, self.stage, self.done, self.total)
 
 
 STAGES = ("tokenize A", "prepare A", "tokenize B", "search B", "samples in B", "verdicts")

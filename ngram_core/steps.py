@@ -74,6 +74,15 @@ def relabel(steps: Generator[P, Any, R], label: Callable[[P], Q]) -> Generator[Q
     return run.result  # type: ignore[return-value]
 
 
+def stage_fraction(spans: dict[str, tuple[float, float]], stage: str, done: int,
+                   total: int) -> float:
+    """Overall progress from 0 to 1 of a run whose stages take ``spans[stage] =
+    (start, weight)`` of it: ``stage_fraction({"a": (0.5, 0.5)}, "a", 1, 2)`` is 0.75."""
+    start, weight = spans[stage]
+    part = done / total if total else 1.0
+    return start + weight * min(part, 1.0)
+
+
 class Pacer:
     """Tells a step generator when it has run long enough to yield.
 
