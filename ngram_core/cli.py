@@ -17,18 +17,17 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from .check import CheckResult, Progress, check_steps
-from .clean_split import CLEAN_BY, rows_to_drop, split_file
-from .definitions import compute_definitions, reusable_tokens
+from .check import Progress, check_steps
+from .clean_split import CLEAN_BY
+from .contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
+                            score_column, score_report)
 from .errors import InputError
-from .fields import detect_id_field
 from .files import FileRead, load_rows_by_file, parse_size, read_file_bytes, read_path_table
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
 from .table import TEXT_ROWS, ReadOptions
 from .report import cap_notice, counted_table, flagged_figure, headline, percent, settings_line
 from .result import Report
-from .scores import main_groups, score_impact, scores_from_field, scores_from_results
 from .settings import SHORT_MIN_DEFAULT, Settings
 from .steps import run_steps
 from .tokenize import BACKENDS, DEFAULT_LAYERS, MODES
@@ -191,7 +190,9 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
                         b_fields=args.b_field, b_id_field=args.b_id_field,
                         b_options=b_options, scheduler=args.scheduler,
                         workers=args.workers, blocksize=blocksize, on_progress=bar,
-                        definitions=wants_definitions(args))
+                        definitions=needs_definitions(
+                            args.definitions, bool(args.score_field or args.scores),
+                            args.clean_by))
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options,
                                            settings.n)
     b_rows, b_files, b_reads = load_rows_by_file(args.b, args.b_field, args.b_id_field,
@@ -214,32 +215,18 @@ def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptio
     """The published definitions, the score impact and the clean split, as the flags
     ask; returns the JSON summary's extra keys and writes the split files."""
     extra: dict = {}
-    wants_scores = args.score_field or args.scores
-    if wants_definitions(args) and isinstance(result, CheckResult):
-        result.definitions = compute_definitions(result.a_rows, result.b_rows,
-                                                 reusable_tokens(result))
-    definitions = result.definitions
-    if definitions is not None:
-        extra["definitions"] = definitions.as_dict()
-    if wants_scores:
-        a_table = read_path_table(args.a, a_options)
-        if args.score_field:
-            column = scores_from_field(a_table, args.score_field)
-        else:
-            if not args.scores_field:
-                raise InputError("--scores", "needs --scores-field, the field holding the score")
-            a_has_id = args.a_id_field != "" and (args.a_id_field is not None or
-                                                  detect_id_field(a_table) is not None)
-            column = scores_from_results(result.a_rows, a_has_id, read_path_table(args.scores),
-                                         args.scores_field, args.scores_key)
-        extra["scores"] = score_impact(column.scores,
-                                       main_groups(result.matches, result.settings.threshold),
-                                       definitions)
+    source = ScoreSource(field=args.score_field,
+                         results=read_path_table(args.scores) if args.scores else None,
+                         results_field=args.scores_field, results_key=args.scores_key)
+    if needs_definitions(args.definitions, source, args.clean_by):
+        extra["definitions"] = run_steps(definitions_steps_for(result)).as_dict()
+    if source.wanted:
+        column = score_column(result, read_path_table(args.a, a_options), args.a_id_field, source)
+        extra["scores"] = score_report(result, column)
         extra["score_notes"] = column.notes
     if args.clean_out or args.dirty_out:
-        drop = rows_to_drop(args.clean_by, result.matches, result.settings.threshold,
-                            definitions)
-        split = split_file(read_file_bytes(args.a), read_path_table(args.a, a_options), drop)
+        split = clean_split(result, args.clean_by, read_file_bytes(args.a),
+                            read_path_table(args.a, a_options))
         for path, data in ((args.clean_out, split.clean), (args.dirty_out, split.dirty)):
             if path:
                 with open(path, "wb") as f:
@@ -248,11 +235,6 @@ def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptio
         with open(args.rows_csv, "w", encoding="utf-8", newline="") as f:
             f.write(result.rows_csv())
     return extra
-
-
-def wants_definitions(args: argparse.Namespace) -> bool:
-    """The published definitions are needed: asked for, or for scores or the split."""
-    return bool(args.definitions or args.score_field or args.scores or args.clean_by != "main")
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,

@@ -14,7 +14,7 @@ import pytest
 #: is held by tests/test_report.py).
 WITH_EXAMPLES = ["errors", "readers", "fields", "tokenize", "index", "match", "report", "export",
                  "result", "settings", "files", "check", "steps", "definitions", "scores",
-                 "clean_split"]
+                 "clean_split", "contamination"]
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)
