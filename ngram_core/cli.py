@@ -215,6 +215,8 @@ def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptio
     """The published definitions, the score impact and the clean split, as the flags
     ask; returns the JSON summary's extra keys and writes the split files."""
     extra: dict = {}
+    if args.scores and not args.scores_field:
+        raise InputError("--scores", "needs --scores-field, the field holding the score")
     source = ScoreSource(field=args.score_field,
                          results=read_path_table(args.scores) if args.scores else None,
                          results_field=args.scores_field, results_key=args.scores_key)
