@@ -13,6 +13,7 @@ APP_STARTED = js.performance.now()     # for the benchmark: when app.py began
 from ngram_core import InputError
 from ngram_page.controls import CONTROL_IDS
 from ngram_page.dom import el, mark, now_ms, on, set_text
+from ngram_page import report_view
 from ngram_page.page import Page
 from ngram_page.slots import READ_CONTROLS
 from ngram_page.runner import spawn
@@ -53,6 +54,15 @@ def wire(page):
     on("short-lists", "click", page.short_clicked)
     on("download-csv", "click", lambda event: page.download("checkable"))
     on("download-rows-csv", "click", lambda event: page.download("rows"))
+    on("file-r", "change", lambda event: spawn(page.results_chosen()))
+    on("results-clear", "click", lambda event: page.results_cleared())
+    for control in ("score-field", "results-field", "results-key"):
+        on(control, "change", lambda event: page.show_scores())
+    on("clean-by", "change", lambda event: page.show_split())
+    on("download-clean", "click", lambda event: spawn(page.download_split("clean")))
+    on("download-dirty", "click", lambda event: spawn(page.download_split("dirty")))
+    on("show-definitions", "change", lambda event: el("rows-table").classList.toggle(
+        "with-definitions", bool(event.target.checked)))
 
 
 async def start():
@@ -60,6 +70,7 @@ async def start():
     picked meanwhile: then the example is not loaded at all)."""
     page = Page()
     page.open_link()
+    report_view.describe_definitions()
     examples = {}
     if not any(el(f"file-{key}").files.length for key in EXAMPLES):
         for key, url in EXAMPLES.items():

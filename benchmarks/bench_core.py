@@ -55,6 +55,8 @@ from pathlib import Path
 
 from benchmarks.corpus import make_pair, to_jsonl
 from ngram_core import Settings, read_rows, run_check
+from ngram_core.contamination import definitions_steps_for
+from ngram_core.steps import run_steps
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -186,6 +188,40 @@ def time_core(a_bytes: bytes, b_bytes: bytes, repeats: int) -> tuple[float, obje
     return statistics.median(times), result
 
 
+def with_definitions_once(a_bytes: bytes, b_bytes: bytes):
+    """The check, then the five published definitions (``--definitions``)."""
+    result = core_once(a_bytes, b_bytes)
+    run_steps(definitions_steps_for(result))
+    return result
+
+
+def time_variants(repeats: int) -> list[tuple[str, int, float]]:
+    """2 MB x 2 MB: the check on generated text (the baseline), the same with the
+    published definitions, and the check on Chinese-like text (every ideograph a
+    token). Returns (label, A+B tokens, median seconds); the runs alternate."""
+    size = int(A_MB * MB)
+    latin = [to_jsonl(texts, p) for texts, p in zip(make_pair(size, size), "ab")]
+    han = [to_jsonl(texts, p) for texts, p in zip(make_pair(size, size, script="han"), "ab")]
+    jobs = [("generated text, check (baseline)", core_once, latin),
+            ("generated text, check + --definitions", with_definitions_once, latin),
+            ("Chinese-like text, check", core_once, han),
+            ("Chinese-like text, check + --definitions", with_definitions_once, han)]
+    times: list[list[float]] = [[] for _ in jobs]
+    tokens = []
+    for _, _, (a_bytes, b_bytes) in jobs:
+        result = core_once(a_bytes, b_bytes)
+        tokens.append(len(result.a.ids) + len(result.b.ids))
+    for _ in range(repeats):
+        for i, (label, job, (a_bytes, b_bytes)) in enumerate(jobs):
+            log(f"variants: {label}")
+            gc.collect()
+            start = time.perf_counter()
+            job(a_bytes, b_bytes)
+            times[i].append(time.perf_counter() - start)
+    return [(label, count, statistics.median(t))
+            for (label, _, _), count, t in zip(jobs, tokens, times)]
+
+
 def peak_core(a_bytes: bytes, b_bytes: bytes) -> float:
     gc.collect()
     tracemalloc.start()
@@ -254,6 +290,14 @@ def main() -> None:
         print(f"2 MB x 2 MB under 1 s: {'yes' if t < 1 else 'NO'} ({t:.3f} s)")
     else:
         print("2 MB x 2 MB under 1 s: n/a (needs B = 2 MB; run without --quick)")
+    variants = time_variants(core_runs)
+    base = variants[0][2]
+    print()
+    print(f"| 2 MB x 2 MB JSONL | A + B tokens | s (median of {core_runs}, alternating) "
+          "| / baseline |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, tokens, seconds in variants:
+        print(f"| {label} | {tokens:,} | {seconds:.3f} | {seconds / base:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .clean_split import Split, rows_to_drop, split_file_steps
-from .definitions import Definitions, definitions_steps, reusable_tokens
+from .definitions import DESCRIPTIONS, UNITS, Definitions, definitions_steps, reusable_tokens
 from .errors import InputError
 from .fields import detect_id_field
 from .result import Report
@@ -72,6 +72,41 @@ def definitions_steps_for(result: Report):
         result.definitions = yield from definitions_steps(result.a_rows, b_rows,
                                                           reusable_tokens(result))
     return result.definitions
+
+
+#: The columns of :func:`definitions_table`.
+DEFINITIONS_HEADER = ("Definition", "Counts", "Parameters", "Considered rows", "Dirty rows",
+                      "Dirty share")
+
+
+def definitions_table(definitions: Definitions) -> list[tuple[str, ...]]:
+    """The "Published definitions" table's rows (under :data:`DEFINITIONS_HEADER`),
+    one per definition; llama2's dirty cell also gives its other subsets. The
+    share is rounded here only, for reading ("–" where no row is considered)::
+
+        >>> from ngram_core.definitions import compute_definitions
+        >>> from ngram_core.table import Row
+        >>> words = "w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12"
+        >>> d = compute_definitions([Row(1, "a", words), Row(2, "b", "w1")],
+        ...                         [Row(1, "x", words)])
+        >>> definitions_table(d)[1]
+        ('PaLM (palm)', '8-window positions', 'n = 8, min_tokens = 8, dirty_at_percent = 70', '1', '1', '100.0%')
+        >>> definitions_table(d)[2][4]
+        '1 (not clean 1, clean 1, not dirty 1)'
+    """
+    lines: list[tuple[str, ...]] = []
+    for d in definitions:
+        figures = d.as_dict()
+        considered, dirty = figures["considered"], figures["dirty"]
+        dirty_cell = f"{dirty:,}"
+        if d.name == "llama2":
+            dirty_cell += (f" (not clean {figures['not_clean']:,}, clean {figures['clean']:,}, "
+                           f"not dirty {figures['not_dirty']:,})")
+        parameters = ", ".join(f"{key} = {value}" for key, value in d.parameters.items())
+        share = f"{100 * dirty / considered:.1f}%" if considered else "\u2013"
+        lines.append((f"{DESCRIPTIONS[d.name].title} ({d.name})", UNITS[d.name], parameters,
+                      f"{considered:,}", dirty_cell, share))
+    return lines
 
 
 def a_has_id(a_table: Table, id_field: str | None) -> bool:
@@ -120,6 +155,6 @@ def clean_split(result: Report, clean_by: str, a_bytes: bytes, a_table: Table) -
     return run_steps(clean_split_steps(result, clean_by, a_bytes, a_table))
 
 
-__all__ = ["Definitions", "ScoreSource", "Split", "a_has_id", "clean_split",
-           "clean_split_steps", "definitions_steps_for", "drop_rows", "needs_definitions",
+__all__ = ["DEFINITIONS_HEADER", "Definitions", "ScoreSource", "Split", "a_has_id", "clean_split",
+           "clean_split_steps", "definitions_steps_for", "definitions_table", "drop_rows", "needs_definitions",
            "score_column", "score_report"]

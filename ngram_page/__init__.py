@@ -8,8 +8,13 @@
 - :mod:`~ngram_page.slots`     a file slot: what was read, which fields are chosen, its rows
 - :mod:`~ngram_page.runner`    debounce, cancel, driving step generators, the timing
 - :mod:`~ngram_page.draw`      a result on the page: summary, tables, duplicates, panes
-- :mod:`~ngram_page.download`  the CSV download
+- :mod:`~ngram_page.charts`    the report's two charts as plain data, with their words (pure)
+- :mod:`~ngram_page.report_view` the contamination report on the page: definitions, charts,
+  score impact, the clean split's line
+- :mod:`~ngram_page.results_file` the optional results file and the score choice
+- :mod:`~ngram_page.download`  the downloads: both CSVs and the clean split's two files
 - :mod:`~ngram_page.page`      what each user action does, from a change to a drawn result
+  and its report
 
 Every module imports in CPython too (the browser-only names are ``None``
 there), so the pure helpers are tested without a browser.

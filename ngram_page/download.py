@@ -1,5 +1,5 @@
-"""The two CSV downloads: the engine's CSV of every checkable row and its CSV of every
-A row, saved from the tab.
+"""The downloads: the engine's CSV of every checkable row, its CSV of every A row, and
+the clean split's two files, saved from the tab.
 
 The bytes are ``result.csv()`` / ``result.rows_csv()`` encoded as UTF-8, the
 same as the ``ngram-overlap`` command writes with ``--csv`` / ``--rows-csv``;
@@ -20,13 +20,19 @@ KINDS = {"checkable": ("ngram-overlap", "csv"), "rows": ("ngram-overlap-rows", "
 def save_csv(result, kind: str, a_name: str, b_names, threshold_text: str) -> None:
     """Save one of ``result``'s CSV files (``kind``: a key of KINDS)."""
     prefix, method = KINDS[kind]
-    data = getattr(result, method)().encode("utf-8")
-    blob = js.Blob.new(to_js([to_js(data)]), js_object({"type": "text/csv;charset=utf-8"}))
+    s = result.settings
+    save_bytes(getattr(result, method)().encode("utf-8"),
+               download_name(prefix, a_name, b_names, s.n, threshold_text, s.mode),
+               "text/csv;charset=utf-8")
+
+
+def save_bytes(data: bytes, name: str, media_type: str = "application/octet-stream") -> None:
+    """Save ``data`` as a file called ``name``, from a ``blob:`` URL of this tab."""
+    blob = js.Blob.new(to_js([to_js(data)]), js_object({"type": media_type}))
     url = js.URL.createObjectURL(blob)
     link = create("a")
     link.href = url
-    s = result.settings
-    link.download = download_name(prefix, a_name, b_names, s.n, threshold_text, s.mode)
+    link.download = name
     js.document.body.append(link)
     link.click()
     link.remove()

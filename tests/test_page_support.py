@@ -104,7 +104,8 @@ def command(args, tmp_path, cwd=PAGE_FIXTURES):
     os.chdir(cwd)
     try:
         with contextlib.redirect_stdout(out):
-            code = cli.main([*args, "--csv", str(csv_path), "--rows-csv", str(rows_path)],
+            code = cli.main([*args, "--definitions", "--csv", str(csv_path), "--rows-csv",
+                             str(rows_path)],
                             stdout=out, stderr=err)
     finally:
         os.chdir(old)
