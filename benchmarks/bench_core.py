@@ -113,6 +113,27 @@ print("RESULT " + json.dumps({"median": statistics.median(times), "times": times
                               "flagged": flagged, "ngrams": len(jan.dirt_ngrams)}))
 """
 
+# The peer the command is held to (#12): lm-evaluation-harness's janitor used as
+# a set of 13-gram strings, as its decontamination run does: every B row's
+# normalize_string + word_ngrams into one set, then each A row's 13-grams
+# looked up, first hit wins. Timed as a whole process (interpreter start,
+# import, read, work), like `ngram-overlap A B --json`.
+JANITOR_SET_JOB = r"""
+import json, sys
+from janitor import Janitor, word_ngrams
+
+jan = Janitor(ngram_n=13)
+with open(sys.argv[2], encoding="utf-8") as f:
+    dirt = set()
+    for line in f:
+        if line.strip():
+            dirt.update(word_ngrams(jan.normalize_string(json.loads(line)["text"]), 13))
+with open(sys.argv[1], encoding="utf-8") as f:
+    flagged = sum(any(g in dirt for g in word_ngrams(jan.normalize_string(json.loads(line)["text"]), 13))
+                  for line in f if line.strip())
+print(flagged)
+"""
+
 
 def log(*args) -> None:
     print(*args, file=sys.stderr, flush=True)
@@ -167,6 +188,29 @@ def time_janitor(python: str, module_dir: Path, a_path: Path, b_path: Path,
         raise RuntimeError(f"janitor job failed:\n{done.stderr[-2000:]}")
     line = next(l for l in reversed(done.stdout.splitlines()) if l.startswith("RESULT "))
     return json.loads(line[len("RESULT "):])
+
+
+def time_whole_processes(python: str, module_dir: Path, a_path: Path, b_path: Path,
+                         repeats: int) -> dict[str, float]:
+    """Median wall-clock seconds of whole processes, run in turn: ``ngram-overlap A B
+    --json`` (this interpreter), the janitor's 13-gram set job, and an empty
+    interpreter start of each for reference."""
+    env = dict(os.environ, PYTHONPATH=str(module_dir))
+    commands = {
+        "ngram-overlap A B --json": ([sys.executable, "-m", "ngram_core", str(a_path),
+                                     str(b_path), "--json"], None),
+        "janitor, 13-gram string set, first hit wins": (
+            [python, "-c", JANITOR_SET_JOB, str(a_path), str(b_path)], env),
+        "python -c pass (this interpreter)": ([sys.executable, "-c", "pass"], None),
+    }
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, (argv, environment) in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=environment,
+                           cwd=str(ROOT))
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 # --- ngram_core --------------------------------------------------------------
@@ -290,6 +334,22 @@ def main() -> None:
         print(f"2 MB x 2 MB under 1 s: {'yes' if t < 1 else 'NO'} ({t:.3f} s)")
     else:
         print("2 MB x 2 MB under 1 s: n/a (needs B = 2 MB; run without --quick)")
+    size = int(A_MB * MB)
+    with tempfile.TemporaryDirectory(prefix="bench_core_") as tmp:
+        a_path, b_path = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+        a_texts, b_texts = make_pair(size, size)
+        a_path.write_bytes(to_jsonl(a_texts, "a"))
+        b_path.write_bytes(to_jsonl(b_texts, "b"))
+        log("whole processes, 2 MB x 2 MB")
+        whole = time_whole_processes(python, module_dir, a_path, b_path, core_runs)
+    janitor = whole["janitor, 13-gram string set, first hit wins"]
+    print()
+    print(f"| 2 MB x 2 MB generated JSONL, whole process | s (median of {core_runs}, "
+          "alternating) | / janitor | target |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, seconds in whole.items():
+        target = "≤ 1.0x" if name.startswith("ngram-overlap") else ""
+        print(f"| {name} | {seconds:.3f} | {seconds / janitor:.2f}x | {target} |")
     variants = time_variants(core_runs)
     base = variants[0][2]
     print()

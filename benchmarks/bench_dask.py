@@ -157,11 +157,11 @@ def mb(paths) -> float:
 def single_child(a_path: str, b_paths: list[str], csv_path: str | None) -> None:
     """Run as a subprocess: time load_rows(B) + run_check, print JSON with own peak RSS."""
     from ngram_core import Settings, run_check
-    from ngram_core.files import load_rows
+    from ngram_core.files import load_rows, load_rows_by_file
     a_rows = load_rows([a_path])
     t0 = time.perf_counter()
-    b_rows = load_rows(b_paths)
-    result = run_check(a_rows, b_rows, Settings())
+    b_rows, b_files, _ = load_rows_by_file(b_paths)     # the CSV names each row's B file
+    result = run_check(a_rows, b_rows, Settings(), b_files=b_files)
     seconds = time.perf_counter() - t0
     if csv_path:
         with open(csv_path, "w", encoding="utf-8", newline="") as f:

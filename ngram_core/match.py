@@ -283,16 +283,18 @@ def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenize
     """Fill ``a_chars``/``b_chars`` for every row with a span, and ``contained_chars``
     for every contained row; yields rows done."""
     pacer = Pacer()
+    spans_steps = tokenizer.spans_steps
     for count, m in enumerate(matches, 1):
-        if m.span:
-            a_spans = yield from tokenizer.spans_steps(a.rows[m.row].text)
-            b_spans = yield from tokenizer.spans_steps(b.rows[m.b_row].text)
-            m.a_chars = (a_spans[m.a_start][0], a_spans[m.a_start + m.span - 1][1])
-            m.b_chars = (b_spans[m.b_start][0], b_spans[m.b_start + m.span - 1][1])
+        if m.span:                        # each row's spans up to the span's last token only
+            a_last, b_last = m.a_start + m.span - 1, m.b_start + m.span - 1
+            a_spans = yield from spans_steps(a.rows[m.row].text, limit=a_last + 1)
+            b_spans = yield from spans_steps(b.rows[m.b_row].text, limit=b_last + 1)
+            m.a_chars = (a_spans[m.a_start][0], a_spans[a_last][1])
+            m.b_chars = (b_spans[m.b_start][0], b_spans[b_last][1])
         if m.contained_in is not None:
-            b_spans = yield from tokenizer.spans_steps(b.rows[m.contained_in].text)
-            first = m.contained_start
-            m.contained_chars = (b_spans[first][0], b_spans[first + m.tokens - 1][1])
+            first, last = m.contained_start, m.contained_start + m.tokens - 1
+            b_spans = yield from spans_steps(b.rows[m.contained_in].text, limit=last + 1)
+            m.contained_chars = (b_spans[first][0], b_spans[last][1])
         if pacer.due():
             yield count
 

@@ -64,6 +64,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from .steps import Pacer, run_steps
 
@@ -304,13 +305,14 @@ class _StdlibPattern:
             return pattern.findall(text)
         return [text[s:e] for s, e in self._spans(pattern, matched)]
 
-    def spans(self, text: str) -> list[tuple[int, int]]:
+    def spans(self, text: str, limit: int | None = None) -> list[tuple[int, int]]:
+        """The ``[start, end)`` of each token (the first ``limit`` of them)."""
         pattern, matched, _ = self._prepare(text)
-        return self._spans(pattern, matched)
+        return self._spans(pattern, matched, limit)
 
     @staticmethod
-    def _spans(pattern, text: str) -> list[tuple[int, int]]:
-        return [m.span() for m in pattern.finditer(text)]
+    def _spans(pattern, text: str, limit: int | None = None) -> list[tuple[int, int]]:
+        return [m.span() for m in islice(pattern.finditer(text), limit)]
 
 
 class _RegexPattern:
@@ -332,8 +334,8 @@ class _RegexPattern:
             return self._plain.findall(text)
         return self._pattern(text).findall(text)
 
-    def spans(self, text: str) -> list[tuple[int, int]]:
-        return [m.span() for m in self._pattern(text).finditer(text)]
+    def spans(self, text: str, limit: int | None = None) -> list[tuple[int, int]]:
+        return [m.span() for m in islice(self._pattern(text).finditer(text), limit)]
 
 
 BACKENDS = ("re", "regex")
@@ -439,11 +441,15 @@ class _Vocabulary(dict):
         self.ids: dict[str, int] = {} if known is None else known   # normalized -> id
         self.frozen = known is not None
         self.dropped = False          # some raw token normalized to nothing
+        self._dropped_chars: set[str] = set()
+        self._dropped_class: re.Pattern[str] | None = None
 
     def __missing__(self, raw: str) -> int:
         token = self.normalize(raw)
         if not token:
             self.dropped = True
+            self._dropped_chars.update(raw)
+            self._dropped_class = None
             ident = -1
         elif self.frozen:
             ident = self.ids.get(token, UNKNOWN)
@@ -451,6 +457,20 @@ class _Vocabulary(dict):
             ident = self.ids.setdefault(token, len(self.ids))
         self[raw] = ident
         return ident
+
+
+    def may_drop(self, text: str) -> bool:
+        """Whether a token of ``text`` (whose tokens this vocabulary has seen) may be
+        one that normalizes to nothing: only if the text holds a character of such
+        a token. A frozen vocabulary has not seen them: always True."""
+        if self.frozen:
+            return True
+        if not self.dropped:
+            return False
+        if self._dropped_class is None:
+            chars = "".join(re.escape(c) for c in sorted(self._dropped_chars))
+            self._dropped_class = re.compile(f"[{chars}]")
+        return self._dropped_class.search(text) is not None
 
 
 #: The id a frozen vocabulary gives every token it does not know: no window of
@@ -513,30 +533,37 @@ class Tokenizer:
         """The ``[start, end)`` of every kept token of one text, in order."""
         return run_steps(self.spans_steps(text))
 
-    def spans_steps(self, text: str, piece_chars: int = PIECE_CHARS):
+    def spans_steps(self, text: str, piece_chars: int = PIECE_CHARS, limit: int | None = None):
         """:meth:`spans` as steps: a long text is matched piece by piece.
 
-        The spans of the last few long texts are kept: the page asks for the
-        same rows' spans for the CSV offsets and again for the highlight.
+        ``limit``: only the first ``limit`` spans are needed (the list may hold
+        more), so matching stops early. The spans of the last few long texts
+        are kept whole: the page asks for the same rows' spans for the CSV
+        offsets and again for the highlight.
         """
         cached = self._spans_cache.get(text)
         if cached is not None:
             return cached
         vocab = self._vocab
+        dropping = vocab.may_drop(text)
+        want = None if dropping else limit       # a dropped token would shift the count
+        whole = len(text) > piece_chars and limit is None
         out: list[tuple[int, int]] = []
         offset = 0
         pacer = Pacer()
         for piece in _pieces(text, piece_chars):
-            spans = self._pattern.spans(piece)
+            spans = self._pattern.spans(piece, None if want is None else want - len(out))
             if offset:
                 spans = [(offset + s, offset + e) for s, e in spans]
-            if vocab.dropped or vocab.frozen:
+            if dropping:
                 spans = [(s, e) for s, e in spans if vocab[text[s:e]] >= 0]
             out.extend(spans)
             offset += len(piece)
+            if limit is not None and len(out) >= limit:
+                break
             if pacer.due():
                 yield offset
-        if len(text) > piece_chars:
+        if whole:
             if len(self._spans_cache) >= 4:
                 self._spans_cache.pop(next(iter(self._spans_cache)))
             self._spans_cache[text] = out

@@ -6,10 +6,13 @@ import sys
 import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import regex
 
 import reference
 from ngram_core.cli import main
+from ngram_core.steps import run_steps
 from ngram_core.tokenize import Tokenizer, make_normalizer, parse_layers, token_pattern
 
 
@@ -271,3 +274,28 @@ def test_a_long_unspaced_row_is_cut_into_pieces_never_before_a_mark():
     assert "".join(pieces) == text and len(pieces) > 200
     for piece in pieces[1:]:
         assert piece[0] not in "\u0301ﾞﾟ\u0e31x"
+
+
+# Text mixing words, format characters (a run of them alone normalizes to nothing
+# and is dropped), marks, unspaced scripts and astral characters.
+PIECES = ["word", "Mot", "\u00ad", "\u200b\u200d", "e\u0301", "\u0301", "日本", "ｶﾞ", "𝐀b",
+          " ", ", ", "\n", "12"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.integers(0, 45),
+       st.sampled_from([("loose", ("L1", "L3", "L4")), ("loose", ("L1", "L2", "L3", "L4")),
+                        ("strict", ())]), st.sampled_from([3, 1 << 16]), st.booleans())
+def test_spans_up_to_a_limit_are_the_first_spans(parts, limit, tokenizer_choice, piece,
+                                                 dropped_before):
+    """The offsets stage asks only for the spans up to the last token it needs: they
+    must be the whole text's first spans, dropped tokens left out, also once the
+    vocabulary has dropped a token elsewhere."""
+    text = "".join(parts)
+    mode, layers = tokenizer_choice
+    tokenizer = Tokenizer(mode, layers)
+    tokenizer.ids(("\u00ad " if dropped_before else "") + text)   # tokens seen, as in a check
+    whole = tokenizer.spans(text)
+    assert len(whole) == len(tokenizer.ids(text))
+    limited = run_steps(tokenizer.spans_steps(text, piece, limit=limit))
+    assert limited[:limit] == whole[:limit]
