@@ -54,13 +54,14 @@ def wire(page):
     on("short-lists", "click", page.short_clicked)
     on("download-csv", "click", lambda event: page.download("checkable"))
     on("download-rows-csv", "click", lambda event: page.download("rows"))
+    report = page.report
     on("file-r", "change", lambda event: spawn(page.results_chosen()))
-    on("results-clear", "click", lambda event: page.results_cleared())
+    on("results-clear", "click", lambda event: report.results_cleared())
     for control in ("score-field", "results-field", "results-key"):
-        on(control, "change", lambda event: page.show_scores())
-    on("clean-by", "change", lambda event: page.show_split())
-    on("download-clean", "click", lambda event: spawn(page.download_split("clean")))
-    on("download-dirty", "click", lambda event: spawn(page.download_split("dirty")))
+        on(control, "change", lambda event: report.show_scores())
+    on("clean-by", "change", lambda event: report.show_split())
+    on("download-clean", "click", lambda event: spawn(report.download_split("clean")))
+    on("download-dirty", "click", lambda event: spawn(report.download_split("dirty")))
     on("show-definitions", "change", lambda event: el("rows-table").classList.toggle(
         "with-definitions", bool(event.target.checked)))
 

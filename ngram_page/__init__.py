@@ -12,6 +12,8 @@
 - :mod:`~ngram_page.report_view` the contamination report on the page: definitions, charts,
   score impact, the clean split's line
 - :mod:`~ngram_page.results_file` the optional results file and the score choice
+- :mod:`~ngram_page.reporting` the report of the result shown: definitions computed after
+  the check, the score impact, the clean split's downloads
 - :mod:`~ngram_page.download`  the downloads: both CSVs and the clean split's two files
 - :mod:`~ngram_page.page`      what each user action does, from a change to a drawn result
   and its report

@@ -16,38 +16,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import NamedTuple
 
 from ngram_core import CheckCache, InputError, check_steps
-from ngram_core.clean_split import split_names
-from ngram_core.contamination import (clean_split_steps, definitions_steps_for, drop_rows,
-                                      score_column, score_report)
 
-from . import controls, draw, report_view
+from . import controls, draw
 from .dom import bring_into_view, el, found, js, mark, set_text, wasm_bytes
-from .download import save_bytes, save_csv
-from .results_file import ResultsFile, describe_source, fill_a_fields
+from .download import save_csv
+from .reporting import Reporting, Shown
 from .runner import Runner, collection_paused, spawn
-from .slots import MAX_BYTES, LoadedFile, Slot, picked_files, read_file
-from .text import several_a, several_names
+from .slots import MAX_BYTES, Slot, picked_files, read_file
+from .text import several_a
 from .urlstate import asked_choice, build_query, link_controls, parse_query
 
 OTHER = {"a": "b", "b": "a"}
-
-
-class Shown(NamedTuple):
-    """What the drawn result was computed from, for its sentences and file names, and
-    file A as it was read (for the scores and the clean split)."""
-    a_name: str
-    b_names: tuple
-    threshold_text: str
-    example: bool
-    a_file: LoadedFile
-    a_id_field: str | None           # as chosen; None: detected
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return self.a_name, several_names(self.b_names)
 
 
 class Page:
@@ -55,8 +36,8 @@ class Page:
 
     def __init__(self):
         self.slots = {"a": Slot("a"), "b": Slot("b")}
-        self.results = ResultsFile()     # the optional third slot, for scores
         self.runner = Runner()
+        self.report = Reporting(self.runner)   # definitions, scores, the clean split
         self.result = None           # the last valid CheckResult
         self.shown: Shown | None = None
         self.cache = CheckCache()    # tokens and index kept between checks
@@ -64,7 +45,6 @@ class Page:
         self.short = ([], [])        # the listed short duplicates and contained rows
         self.runs = 0
         self.loads = 0
-        self.scored = 0
         query = parse_query(str(js.window.location.search))
         self.link = link_controls(query)
         for key, slot in self.slots.items():
@@ -99,6 +79,11 @@ class Page:
         if not example and (other.example or not other.files):
             other.clear(needed=True)
         return True
+
+    async def results_chosen(self) -> None:
+        """A results file was picked for the scores."""
+        await self.report.results_chosen()
+        self.loaded()
 
     async def file_chosen(self, key: str) -> None:
         self.runner.restart()
@@ -233,7 +218,7 @@ class Page:
             done = time.perf_counter()
             await runner.breathe("drawing")
             runner.report(started, computed, done)
-            await self.report()
+            await self.report.compute(result, self.shown, self.runs)
         finally:
             mark("busy", "0")
 
@@ -245,95 +230,6 @@ class Page:
                              short_min=s.short_min, max_b_rows=s.max_b_rows)
         if search != str(js.window.location.search):  # the browser saves form state on
             js.window.history.replaceState(None, "", search)  # each change: skip a no-op
-
-    # --- the contamination report ----------------------------------------------------
-
-    async def report(self) -> None:
-        """After the result is drawn: the share histogram at once, then the published
-        definitions (computed in the background: the result is already shown), the
-        score impact and the clean split. ``data-reported`` then holds the run's number."""
-        result = self.result
-        report_view.histogram(result)
-        report_view.clear_definitions()
-        el("split-controls").disabled = True
-        el("report-work").hidden = False
-        try:
-            await self.runner.drive(definitions_steps_for(result), show_report_progress)
-        finally:
-            el("report-work").hidden = True
-        report_view.definitions(result)
-        fill_a_fields(self.shown.a_file.table.fields)
-        self.show_scores()
-        el("split-controls").disabled = False
-        self.show_split()
-        mark("reported", str(self.runs))
-
-    def show_scores(self) -> None:
-        """The score impact of the result shown, from the score controls; a score that
-        cannot be read is said beside them and the last table stays."""
-        result, shown = self.result, self.shown
-        if result is None or result.definitions is None:
-            return                       # the report draws them when it is done
-        source = self.results.source()
-        set_text("score-error", "")
-        if not source.wanted:
-            report_view.impact(None, "", [])
-        else:
-            try:
-                column = score_column(result, shown.a_file.table, shown.a_id_field, source)
-            except InputError as e:
-                set_text("score-error", f"{e}.")
-                return
-            report_view.impact(score_report(result, column), describe_source(source),
-                               column.notes)
-        self.scored += 1
-        mark("scored", str(self.scored))
-
-    async def results_chosen(self) -> None:
-        """A results file was picked for the scores (one file, within the bound)."""
-        files = picked_files("r")
-        el("file-r").value = ""
-        if not files:
-            return
-        file = files[0]
-        if int(file.size) > MAX_BYTES:
-            self.results.refuse(str(file.name), int(file.size), MAX_BYTES)
-        elif await self.results.load(self.runner, str(file.name), await read_file(file)):
-            self.show_scores()
-        self.loaded()
-
-    def results_cleared(self) -> None:
-        self.results.clear()
-        self.show_scores()
-
-    def show_split(self) -> None:
-        """How many rows each file of the clean split holds, by the rule chosen."""
-        result = self.result
-        if result is None or result.definitions is None:
-            return
-        clean_by = str(el("clean-by").value)
-        dropped = len(drop_rows(result, clean_by))
-        report_view.split_line(len(result.a_rows) - dropped, dropped, clean_by)
-
-    async def download_split(self, which: str) -> None:
-        """Save file A's clean rows (``which`` = "clean") or its contaminated ones, each
-        row's bytes as they were in the file, as ``--clean-out``/``--dirty-out`` write."""
-        result, shown = self.result, self.shown
-        if result is None or result.definitions is None:
-            return
-        a = shown.a_file
-        set_text("split-error", "")
-        try:
-            split = await self.runner.drive(clean_split_steps(result, str(el("clean-by").value),
-                                                              a.data, a.table))
-        except InputError as e:
-            set_text("split-error", f"{e}.")
-            return
-        clean_name, dirty_name = split_names(shown.a_name)
-        if which == "clean":
-            save_bytes(split.clean, clean_name)
-        else:
-            save_bytes(split.dirty, dirty_name)
 
     # --- drawing -------------------------------------------------------------------
 
@@ -410,9 +306,3 @@ class Page:
 def show_progress(progress) -> None:
     el("progress").value = progress.fraction
     set_text("stage", f"Working: {progress.stage} ({progress.fraction:.0%})")
-
-
-def show_report_progress(progress) -> None:
-    el("report-progress").value = progress.fraction
-    set_text("report-stage", f"Computing the published definitions: {progress.stage} "
-                             f"({progress.fraction:.0%})")
