@@ -142,7 +142,8 @@ def timed_check(page, a, a_name, b, b_name, mouse=False):
             page.wait_for_function(done, timeout=TIMEOUT_MS * 3, polling=20)
         times.append(time.perf_counter() - start)
     gaps = page.evaluate("() => { clearInterval(window.__tick); return window.__gaps; }")
-    print(f"  ({b_name}: {page.get_attribute('body', 'data-timing')})", file=sys.stderr)
+    print(f"  ({b_name}: {page.get_attribute('body', 'data-timing')}; "
+          f"{page.get_attribute('body', 'data-report-timing')})", file=sys.stderr)
     return times[0], times[1], gaps["max"], max(gaps["long"], gaps["input"])
 
 

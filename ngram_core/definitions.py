@@ -66,7 +66,7 @@ from operator import sub
 from typing import NamedTuple
 
 from .index import POSITION_CAP
-from .steps import Pacer, relabel, run_steps, stage_fraction
+from .steps import Pacer, relabel, release_steps, run_steps, stage_fraction
 from .table import Row
 from .tokenize import DEFAULT_LAYERS, Tokenizer, TokenizedRows, tokenize_rows_steps
 
@@ -787,6 +787,7 @@ def finalize_steps(prepared: Prepared, findings: Findings,
             _add(per_name, dirty, "gpt4", None, False)
         if pacer.due():
             yield DefinitionsProgress("verdicts", r, total)
+    yield DefinitionsProgress("verdicts", total, total)
     return Definitions(**{name: Definition(name, _parameters(name, n_gpt3),
                                            tuple(per_name[name]), tuple(dirty[name]),
                                            tuple(tulu3_rows) if name == "tulu3" else None)
@@ -835,7 +836,11 @@ def definitions_steps(a_rows: Sequence[Row], b_rows: Sequence[Row],
         chars = sum(len(r.text) for r in b_rows)
         b = yield from _stage("tokenize B", chars, tokenize_rows_steps(b_rows, tokenizer))
     findings = yield from find_steps(prepared.probe, b_rows, b)
-    return (yield from finalize_steps(prepared, findings))
+    definitions = yield from finalize_steps(prepared, findings)
+    probe, total = prepared.probe, len(prepared.blank)   # let go of A's windows in steps
+    yield from relabel(release_steps([probe.windows_gpt3, probe.windows_8, probe.windows_11]),
+                       lambda _: DefinitionsProgress("verdicts", total, total))
+    return definitions
 
 
 def compute_definitions(a_rows: Sequence[Row], b_rows: Sequence[Row],

@@ -396,8 +396,7 @@ def count_short_rows_steps(rows: list[Row], n: int):
         if row.blank:
             blank += 1
         else:
-            tokens = yield from _count_tokens_steps(tokenizer, row.text, pacer)
-            short += tokens < n
+            short += tokenizer.count_up_to(row.text, n) < n
         if pacer.due():
             yield blank + short
     return ShortCount(len(rows), blank, short, n)

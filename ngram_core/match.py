@@ -28,6 +28,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import compress
 
 from .index import WindowIndex
 from .steps import Pacer, run_steps
@@ -236,15 +237,20 @@ def contained_in_row(by_prefix: ShortRows, short_min: int, buf: bytes, start: in
                      end: int) -> Iterator[tuple[int, int]]:
     """Every ``(a_row, b_start)`` whose whole row lies in B tokens ``[start, end)``,
     by position (``b_start`` counts from ``start``); a row may come more than once."""
-    get = by_prefix.get
     width = 4 * short_min
-    for g in range(start, end - short_min + 1):
-        candidates = get(buf[4 * g:4 * g + width])
-        if candidates is not None:
-            for a_row, key in candidates:
-                stop = 4 * g + len(key)
-                if stop <= 4 * end and buf[4 * g:stop] == key:
-                    yield a_row, g - start
+    first, last = 4 * start, 4 * (end - short_min + 1)
+    if last <= first:
+        return
+    # every position's first short_min tokens, looked up in C; Python sees the hits only
+    prefixes = map(buf.__getitem__, map(slice, range(first, last, 4),
+                                        range(first + width, last + width, 4)))
+    positions = range(end - short_min + 1 - start)
+    for i in compress(positions, map(by_prefix.__contains__, prefixes)):
+        g = start + i
+        for a_row, key in by_prefix[buf[4 * g:4 * g + width]]:
+            stop = 4 * g + len(key)
+            if stop <= 4 * end and buf[4 * g:stop] == key:
+                yield a_row, i
 
 
 def contained_steps(a: TokenizedRows, b: TokenizedRows, n: int, short_min: int):

@@ -529,6 +529,20 @@ class Tokenizer:
             ids = [i for i in ids if i >= 0]
         return ids
 
+    def count_up_to(self, text: str, limit: int) -> int:
+        """``min(len(self.ids(text)), limit)``, matching no further than needed:
+        whether a row has at least n tokens is known after its first n.
+
+        >>> Tokenizer().count_up_to("one two three four", 2), Tokenizer().count_up_to("a b", 5)
+        (2, 2)
+        """
+        vocab = self._vocab
+        raw = self._pattern.spans(text, limit)
+        kept = sum(vocab[text[s:e]] >= 0 for s, e in raw)
+        if kept == len(raw):                 # nothing dropped: the first `limit` are kept
+            return kept
+        return min(len(self.ids(text)), limit)
+
     def spans(self, text: str) -> list[tuple[int, int]]:
         """The ``[start, end)`` of every kept token of one text, in order."""
         return run_steps(self.spans_steps(text))

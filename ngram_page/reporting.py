@@ -9,6 +9,7 @@ downloads. Drawing is :mod:`ngram_page.report_view`'s.
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 from ngram_core import InputError
@@ -19,7 +20,7 @@ from ngram_core.contamination import (clean_split_steps, definitions_steps_for, 
 from . import report_view
 from .dom import el, mark, set_text
 from .download import save_bytes
-from .results_file import ResultsFile, describe_source, fill_a_fields
+from .results_file import ResultsFile, describe_source
 from .runner import collection_paused
 from .slots import MAX_BYTES, LoadedFile, picked_files, read_file
 from .text import several_names
@@ -55,6 +56,7 @@ class Reporting:
         definitions (computed in short steps: the result is already shown), the
         score impact and the clean split. ``data-reported`` then holds ``run``."""
         self.result, self.shown = result, shown
+        started = self.runner.restart()
         report_view.histogram(result)
         report_view.clear_definitions()
         el("split-controls").disabled = True
@@ -62,13 +64,19 @@ class Reporting:
         try:
             with collection_paused():    # as for the check: no long collection pauses
                 await self.runner.drive(definitions_steps_for(result), show_report_progress)
+                await self.runner.breathe("definitions computed")
         finally:
             el("report-work").hidden = True
+        await self.runner.breathe("definitions")
         report_view.definitions(result)
-        fill_a_fields(self.shown.a_file.table.fields)
+        self.results.offer_a_fields(self.shown.a_file.table.fields)
         self.show_scores()
         el("split-controls").disabled = False
         self.show_split()
+        await self.runner.breathe("report drawn")
+        held, where = self.runner.longest
+        mark("reportTiming", f"report {time.perf_counter() - started:.3f} s, longest Python "
+                             f"step {held * 1000:.0f} ms ({where})")
         mark("reported", str(run))
 
     def show_scores(self) -> None:

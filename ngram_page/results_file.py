@@ -17,6 +17,7 @@ from ngram_core.readers import read_table_steps
 from ngram_core.table import Table
 
 from .dom import el, fill_options, set_text
+from .slots import LIST_FIELDS
 from .text import human_size, too_big
 
 #: Field names (the last part of a path, any case) taken for the score at first.
@@ -61,10 +62,11 @@ def describe_source(source: ScoreSource) -> str:
 
 
 class ResultsFile:
-    """The results slot: the table read (or None) and its error."""
+    """The results slot (the table read, or None) and the score field lists."""
 
     def __init__(self):
         self.table: Table | None = None
+        self.a_fields: list[str] | None = None   # A's fields offered for the score
 
     def fields(self) -> list[str]:
         return self.table.fields if self.table is not None else []
@@ -82,7 +84,7 @@ class ResultsFile:
         self.table = table
         set_text("r-error", "")
         set_text("r-name", f"{name}: {human_size(len(data))}, {len(table):,} rows")
-        fields = table.fields
+        fields = table.fields[:LIST_FIELDS]
         fill_options(el("results-field"), fields, fields, [guess_score_field(fields)],
                      "(choose the score field)")
         detected = detect_id_field(table)
@@ -104,13 +106,22 @@ class ResultsFile:
             el(control).disabled = not on
         el("score-field").disabled = on      # a results file's scores win over A's field
 
+    def offer_a_fields(self, fields: list[str]) -> None:
+        """Offer A's fields as the score field (at most LIST_FIELDS of them, as the
+        slots list them), keeping the one chosen when A has it; the same fields
+        again are left as they are."""
+        if fields == self.a_fields:
+            return
+        self.a_fields = list(fields)
+        select = el("score-field")
+        chosen = str(select.value)
+        listed = fields[:LIST_FIELDS]
+        if chosen in fields and chosen not in listed:
+            listed = [*listed, chosen]
+        fill_options(select, listed, listed, [chosen if chosen in fields else ""], NO_FIELD)
+
     def source(self) -> ScoreSource:
         return score_source(str(el("score-field").value), self.table,
                             str(el("results-field").value), str(el("results-key").value))
 
 
-def fill_a_fields(fields: list[str]) -> None:
-    """Offer A's fields as the score field, keeping the one chosen when A has it."""
-    select = el("score-field")
-    chosen = str(select.value)
-    fill_options(select, fields, fields, [chosen if chosen in fields else ""], NO_FIELD)

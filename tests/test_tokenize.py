@@ -299,3 +299,15 @@ def test_spans_up_to_a_limit_are_the_first_spans(parts, limit, tokenizer_choice,
     assert len(whole) == len(tokenizer.ids(text))
     limited = run_steps(tokenizer.spans_steps(text, piece, limit=limit))
     assert limited[:limit] == whole[:limit]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.integers(0, 45),
+       st.sampled_from([("loose", ("L1", "L3", "L4")), ("loose", ("L1", "L2", "L3", "L4")),
+                        ("strict", ())]))
+def test_counting_up_to_n_tokens_is_the_count_capped(parts, limit, tokenizer_choice):
+    """The short-row warning asks only whether a row has n tokens: the answer must be
+    the full count's, dropped tokens (a lone soft hyphen) left out."""
+    text = "".join(parts)
+    assert Tokenizer(*tokenizer_choice).count_up_to(text, limit) == \
+        min(len(Tokenizer(*tokenizer_choice).ids(text)), limit)
