@@ -196,6 +196,11 @@ def time_whole_processes(python: str, module_dir: Path, a_path: Path, b_path: Pa
     --json`` (this interpreter), the janitor's 13-gram set job, and an empty
     interpreter start of each for reference."""
     env = dict(os.environ, PYTHONPATH=str(module_dir))
+    # Byte-compiled first, as an installed package is (this machine sets
+    # PYTHONDONTWRITEBYTECODE, so every run would compile every module again).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "ngram_core")],
+                   check=True)
+    subprocess.run([python, "-m", "compileall", "-q", str(module_dir)], check=True)
     commands = {
         "ngram-overlap A B --json": ([sys.executable, "-m", "ngram_core", str(a_path),
                                      str(b_path), "--json"], None),
@@ -207,8 +212,8 @@ def time_whole_processes(python: str, module_dir: Path, a_path: Path, b_path: Pa
     for _ in range(repeats):
         for name, (argv, environment) in commands.items():
             start = time.perf_counter()
-            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=environment,
-                           cwd=str(ROOT))
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, env=environment, cwd=str(ROOT))
             times[name].append(time.perf_counter() - start)
     return {name: statistics.median(t) for name, t in times.items()}
 

@@ -17,8 +17,10 @@ that is not listed or is command-line only.
 from __future__ import annotations
 
 import ast
+import gzip
 import pathlib
 import shutil
+import subprocess
 import sys
 import zipfile
 
@@ -37,6 +39,14 @@ ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "delimited"
 COMMAND_ONLY = ("__main__", "cli", "distributed", "files")
 #: The page's own Python: the whole ngram_page package.
 PAGE_PACKAGE = "ngram_page"
+#: Sent gzipped (the start module unpacks them in the tab); the plain files stay as
+#: the fallback.
+GZIPPED = ("pyodide.asm.wasm", "pyodide.asm.mjs")
+#: The page's interpreter module: starts Pyodide from the snapshot (see the file).
+START_MODULE = ROOT / "scripts" / "start-pyodide.mjs"
+SNAPSHOT_SCRIPT = ROOT / "scripts" / "make-snapshot.mjs"
+#: Modules only the tab has: never imported into the build-time snapshot.
+BROWSER_ONLY = ("js", "pyodide", "pyodide_js", "pyscript")
 #: A fixed time for zip entries, so the same sources give the same bytes.
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 
@@ -102,6 +112,43 @@ def check_imports(shipped: list[pathlib.Path]) -> None:
         raise BuildError("; ".join(problems))
 
 
+def stdlib_imports(paths: list[pathlib.Path]) -> list[str]:
+    """The standard-library modules the shipped Python imports (top-level names),
+    to import into the snapshot so the tab need not import them at start."""
+    found = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                found.add(node.module)
+    names = {name for name in found if name.split(".")[0] in sys.stdlib_module_names}
+    return sorted(name for name in names if name.split(".")[0] not in BROWSER_ONLY
+                  and name != "__future__")
+
+
+def vendor_pyodide(target: pathlib.Path, modules: list[str], engine_zip: pathlib.Path) -> None:
+    """Pyodide's files, its binary gzipped too, the start module and the snapshot
+    (with ``modules`` and the engine's modules imported)."""
+    target.mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(PYODIDE / name, target / name)
+    for name in GZIPPED:
+        data = (PYODIDE / name).read_bytes()
+        (target / f"{name}.gz").write_bytes(gzip.compress(data, 9, mtime=0))
+    shutil.copy2(START_MODULE, target / "start.mjs")
+    try:
+        made = subprocess.run(["node", str(SNAPSHOT_SCRIPT), str(target / "snapshot.bin.gz"),
+                               str(engine_zip), *modules,
+                               *(f"ngram_core.{name}" for name in ENGINE_MODULES
+                                 if name != "__init__")],
+                              cwd=ROOT, capture_output=True, text=True)
+    except FileNotFoundError as e:
+        raise BuildError("node is needed to make the start-up snapshot") from e
+    if made.returncode:
+        raise BuildError(f"the start-up snapshot could not be made:\n{made.stderr[-2000:]}")
+
+
 def write_zip(target: pathlib.Path, package: str, paths: list[pathlib.Path]) -> None:
     """The files into one zip under ``package/``, unpacked into the tab by PyScript's config."""
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
@@ -132,9 +179,12 @@ def main() -> int:
     write_zip(DIST / "ngram_page.zip", PAGE_PACKAGE, page)
     shutil.copytree(PYSCRIPT, DIST / "vendor" / "pyscript",
                     ignore=shutil.ignore_patterns("*.map"))
-    (DIST / "vendor" / "pyodide").mkdir(parents=True)
-    for name in PYODIDE_FILES:
-        shutil.copy2(PYODIDE / name, DIST / "vendor" / "pyodide" / name)
+    try:
+        vendor_pyodide(DIST / "vendor" / "pyodide",
+                       stdlib_imports([*engine, *page, ROOT / "app.py"]), DIST / "ngram_core.zip")
+    except BuildError as e:
+        print(f"build: {e}", file=sys.stderr)
+        return 1
     size = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
     print(f"build: dist/ ready ({size / 1e6:.1f} MB)")
     return 0

@@ -286,7 +286,8 @@ def test_a_runtime_that_fails_to_load_is_reported_on_the_page(site):
     base, browser = site
     context = browser.new_context()
     page = context.new_page()
-    page.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="missing"))
+    # the binary is missing, gzipped and plain: no start is possible
+    page.route("**/pyodide.asm.wasm*", lambda route: route.fulfill(status=404, body="missing"))
     page.goto(base + "/")
     page.wait_for_selector("#page-error:not([hidden])", timeout=60_000)
     assert "could not start" in page.inner_text("#page-error")

@@ -1,0 +1,67 @@
+"""End to end: the page starts from its build-time snapshot, and without it all the same (#12).
+
+The build makes a memory snapshot of the interpreter with the engine imported
+and ships it, the WebAssembly binary and pyodide.asm.mjs gzipped
+(scripts/start-pyodide.mjs unpacks them). A host that lacks any of those files
+still gets the page, started the plain way, with the same results.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from browser import Watch, site, wait_for_run  # noqa: F401 (fixtures)
+from scripts.chromium import DIST, READY, TIMEOUT_MS
+
+PYODIDE = DIST / "vendor" / "pyodide"
+OPTIONAL = ("snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz")
+
+
+def started(browser, base, missing=None):
+    """Open the page (``missing``: a file the host answers 404 for); returns what it
+    showed for the worked example, the files it fetched and the problems seen."""
+    context = browser.new_context()
+    page = context.new_page()
+    watch = Watch(base)
+    watch.attach(page)
+    if missing:
+        page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto(base + "/")
+    page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+    watch.ready = True
+    wait_for_run(page, 0)
+    shown = (page.inner_text("#flagged-figure"), page.inner_text("#counted"),
+             page.inner_text("#rows-table"))
+    fetched = [r.url.split("?")[0].rsplit("/", 1)[-1] for r in watch.requests]
+    problems = watch.problems(page)
+    context.close()
+    return shown, fetched, problems
+
+
+def test_the_page_starts_from_the_snapshot_and_sends_fewer_bytes(site):
+    base, browser = site
+    shown, fetched, problems = started(browser, base)
+    assert not problems, problems
+    assert shown[0] == "66.7%"
+    assert {"snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz"} <= set(fetched)
+    assert "pyodide.asm.wasm" not in fetched and "pyodide.asm.mjs" not in fetched
+    # the bytes of the runtime files, against the plain start (no snapshot, plain files)
+    sent = sum((PYODIDE / name).stat().st_size for name in set(fetched)
+               if (PYODIDE / name).is_file())
+    plain = sent - sum((PYODIDE / name).stat().st_size
+                       for name in (*OPTIONAL, "start.mjs")) \
+        + sum((PYODIDE / name).stat().st_size for name in ("pyodide.asm.wasm", "pyodide.asm.mjs"))
+    assert sent <= plain
+
+
+@pytest.mark.parametrize("missing", OPTIONAL)
+def test_without_an_optional_file_the_page_starts_the_plain_way(site, missing):
+    base, browser = site
+    shown, _, problems = started(browser, base)
+    fallback, fetched, fallback_problems = started(browser, base, missing)
+    # Chromium itself logs the 404; the page must report nothing
+    browser_404 = "console errors: ['Failed to load resource: the server responded with a " \
+                  "status of 404 (Not Found)']"
+    assert [p for p in fallback_problems if p != browser_404] == []
+    assert missing in fetched and missing.removesuffix(".gz") in fetched + ["snapshot.bin"]
+    assert fallback == shown                 # the same engine, the same result
