@@ -838,7 +838,8 @@ def definitions_steps(a_rows: Sequence[Row], b_rows: Sequence[Row],
     findings = yield from find_steps(prepared.probe, b_rows, b)
     definitions = yield from finalize_steps(prepared, findings)
     probe, total = prepared.probe, len(prepared.blank)   # let go of A's windows in steps
-    yield from relabel(release_steps([probe.windows_gpt3, probe.windows_8, probe.windows_11]),
+    yield from relabel(release_steps([probe.windows_gpt3, probe.windows_8, probe.windows_11,
+                                      findings.rows_gpt3, findings.seen_8, findings.found_11]),
                        lambda _: DefinitionsProgress("verdicts", total, total))
     return definitions
 

@@ -64,13 +64,14 @@ class Reporting:
         try:
             with collection_paused():    # as for the check: no long collection pauses
                 await self.runner.drive(definitions_steps_for(result), show_report_progress)
-                await self.runner.breathe("definitions computed")
         finally:
             el("report-work").hidden = True
-        await self.runner.breathe("definitions")
-        report_view.definitions(result)
+        await self.runner.breathe("definitions computed")
+        report_view.definitions(result)          # each part is a pass over every row:
+        await self.runner.breathe("definitions drawn")   # the browser gets a turn between
         self.results.offer_a_fields(self.shown.a_file.table.fields)
         self.show_scores()
+        await self.runner.breathe("scores drawn")
         el("split-controls").disabled = False
         self.show_split()
         await self.runner.breathe("report drawn")
