@@ -26,6 +26,7 @@ the chosen field is too short to ever match::
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import InputError
@@ -85,13 +86,20 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
     listed, outer = set(table.list_fields), set(table.outer_fields)
     tokenizer = Tokenizer()
     out, pacer = [], Pacer()
+    counted: dict[str, int] = {}      # tokens per distinct text (a wide sheet repeats its cells)
     for i, name in enumerate(table.fields):
         values = [r.get(name) for r in records]
-        tokens = 0
+        tokens = chars = 0
         for value in values:
             if value is not None:
-                tokens += yield from _count_tokens_steps(tokenizer, value_text(value), pacer)
-        chars = sum(len(value_text(v)) for v in values if v is not None)
+                text = value_text(value)
+                count = counted.get(text)
+                if count is None:
+                    count = yield from _count_tokens_steps(tokenizer, text, pacer)
+                    if len(text) <= PIECE_CHARS:
+                        counted[text] = count
+                tokens += count
+                chars += len(text)
         kind = "id" if name == id_field else _kind(values)
         n = max(len(records), 1)
         out.append(FieldStats(name, tokens / n, chars / n, _sample(values), name in listed,
@@ -115,7 +123,12 @@ def _is_number(value) -> bool:
     """A number, a boolean, or a string of numbers one per line (``"177\\n180"``)."""
     if isinstance(value, (bool, int, float)):
         return True
-    return isinstance(value, str) and all(PLAIN_NUMBER.fullmatch(part.strip()) for part in value.split("\n"))
+    return isinstance(value, str) and _is_number_text(value)
+
+
+@lru_cache(maxsize=1 << 14)
+def _is_number_text(value: str) -> bool:
+    return all(PLAIN_NUMBER.fullmatch(part.strip()) for part in value.split("\n"))
 
 
 def _kind(values: list) -> str:
