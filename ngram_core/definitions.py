@@ -675,6 +675,8 @@ def find_steps(probe: Probe, b_rows: Sequence[Row], b: TokenizedRows | None = No
             rows_gpt3[key] = rows_gpt3.get(key, 0) + 1
             if count % _CHUNK == 0 and pacer.due():
                 yield DefinitionsProgress("search B", end, total)
+        if pacer.due():                  # 200,000 rows too short for a window: still steps
+            yield DefinitionsProgress("search B", end, total)
     if probe.samples:
         texts = []
         for r, row in enumerate(b_rows):
