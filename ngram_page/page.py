@@ -211,7 +211,7 @@ class Page:
         await runner.turn("url")
         for slot, tokenized, slot_rows in ((a, result.a, a_rows), (b, result.b, b_rows)):
             if slot.rows is slot_rows:
-                slot.count(tokenized, settings.n)
+                await slot.count(tokenized, settings.n, runner)
         computed = time.perf_counter()
         try:
             await self.draw_result()
