@@ -145,7 +145,9 @@ def repair_surrogates(s: str) -> str:
 
     One code point stays one code point, so character offsets are unchanged.
     """
-    return _SURROGATE.sub("\ufffd", s) if _SURROGATE.search(s) else s
+    if s.isascii() or not _SURROGATE.search(s):     # isascii: one pass in C, no regex
+        return s
+    return _SURROGATE.sub("\ufffd", s)
 
 
 def value_text(value) -> str:
