@@ -155,6 +155,6 @@ def clean_split(result: Report, clean_by: str, a_bytes: bytes, a_table: Table) -
     return run_steps(clean_split_steps(result, clean_by, a_bytes, a_table))
 
 
-__all__ = ["DEFINITIONS_HEADER", "Definitions", "ScoreSource", "Split", "a_has_id", "clean_split",
-           "clean_split_steps", "definitions_steps_for", "definitions_table", "drop_rows", "needs_definitions",
-           "score_column", "score_report"]
+__all__ = ["DEFINITIONS_HEADER", "Definitions", "ScoreSource", "Split", "a_has_id",
+           "clean_split", "clean_split_steps", "definitions_steps_for", "definitions_table",
+           "drop_rows", "needs_definitions", "score_column", "score_report"]

@@ -789,7 +789,6 @@ def finalize_steps(prepared: Prepared, findings: Findings,
             _add(per_name, dirty, "gpt4", None, False)
         if pacer.due():
             yield DefinitionsProgress("verdicts", r, total)
-    yield DefinitionsProgress("verdicts", total, total)
     return Definitions(**{name: Definition(name, _parameters(name, n_gpt3),
                                            tuple(per_name[name]), tuple(dirty[name]),
                                            tuple(tulu3_rows) if name == "tulu3" else None)

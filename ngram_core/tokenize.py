@@ -458,7 +458,6 @@ class _Vocabulary(dict):
         self[raw] = ident
         return ident
 
-
     def may_drop(self, text: str) -> bool:
         """Whether a token of ``text`` (whose tokens this vocabulary has seen) may be
         one that normalizes to nothing: only if the text holds a character of such

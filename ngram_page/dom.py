@@ -70,6 +70,20 @@ def fill_options(select, values: list, labels: list, chosen: list, blank_label=N
     js.ngramFillOptions(select, to_js(values), to_js(labels), to_js(chosen), blank_label)
 
 
+def fill_table(table_id: str, lines, numeric_from: int = 1) -> None:
+    """Replace a table's body with ``lines`` of text cells; columns from
+    ``numeric_from`` on are right-aligned numbers."""
+    body = el(table_id).tBodies.item(0)
+    body.replaceChildren()
+    for line in lines:
+        row = body.insertRow()
+        for i, value in enumerate(line):
+            cell = row.insertCell()
+            cell.textContent = value
+            if i >= numeric_from:
+                cell.className = "num"
+
+
 def bring_into_view(element_id: str) -> None:
     """Scroll the page the least needed to show an element (nothing if it is shown)."""
     el(element_id).scrollIntoView(js_object({"block": "nearest"}))

@@ -8,7 +8,7 @@ from ngram_core.match import SHORT
 from ngram_core.report import (cap_notice, counted_table, flag_rule, flagged_figure, headline,
                                percent, settings_line)
 
-from .dom import create, el, fill_marked, set_text, show_first_mark
+from .dom import create, el, fill_marked, fill_table, set_text, show_first_mark
 from .text import ignored_line, ignored_summary, window_words, words_by_id
 
 ROWS_SHOWN = 200               # rows drawn in the table (and short rows listed)
@@ -40,16 +40,9 @@ async def summary(result, names, example: bool, runner) -> None:
 
 def counted(s) -> None:
     """The table of what the run counted."""
-    body = el("counted").tBodies.item(0)
-    body.replaceChildren()
-    for measure, value in counted_table(s):
-        if measure == DIRTY_SHARE and not s.tokens:
-            value = "\u2013"               # no checkable row: no share, not 0.0%
-        row = body.insertRow()
-        row.insertCell().textContent = measure
-        cell = row.insertCell()
-        cell.textContent = value
-        cell.className = "num"
+    fill_table("counted", [(measure, "\u2013" if measure == DIRTY_SHARE and not s.tokens
+                                 else value)       # no checkable row: no share, not 0.0%
+                           for measure, value in counted_table(s)])
 
 
 def ignored(result) -> None:

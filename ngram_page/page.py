@@ -5,7 +5,8 @@ changed, a row selected, a CSV saved.
 cache, and runs a check from the slots' rows to a drawn result, writing the
 shared link and the body's markers (``data-busy``, ``data-runs``,
 ``data-loads``, ``data-selected``, ``data-timing``) the tests and the
-benchmark wait on.
+benchmark wait on. After the result is drawn (``data-runs``), its report is
+computed (:mod:`ngram_page.reporting`); ``data-busy`` turns 0 when that is done.
 
 The worked example is checked only against itself: once the person loads a
 file into one slot, the example leaves the other, which asks for a file, so

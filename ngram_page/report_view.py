@@ -19,7 +19,7 @@ from ngram_core.scores import impact_table
 
 from .charts import (BANDS, WIDTH, Chart, Share, band_label, definitions_chart, share_bands,
                      share_histogram)
-from .dom import create, el, fill_options, js, set_text
+from .dom import create, el, fill_options, fill_table, js, set_text
 
 SVG = "http://www.w3.org/2000/svg"
 
@@ -73,20 +73,6 @@ def draw_chart(svg_id: str, chart: Chart) -> None:
         shift = -4 if anchor == "end" else 4
         svg.append(_svg("text", chart.marker_label, x=f"{chart.marker + shift:.1f}", y="12",
                         text_anchor=anchor, class_name="marker-label"))
-
-
-def fill_table(table_id: str, lines, numeric_from: int = 1) -> None:
-    """Replace a table's body with ``lines`` of text cells; columns from
-    ``numeric_from`` on are right-aligned numbers."""
-    body = el(table_id).tBodies.item(0)
-    body.replaceChildren()
-    for line in lines:
-        row = body.insertRow()
-        for i, value in enumerate(line):
-            cell = row.insertCell()
-            cell.textContent = value
-            if i >= numeric_from:
-                cell.className = "num"
 
 
 def histogram(result) -> None:
