@@ -9,6 +9,11 @@ benchmark wait on, then checks the example (or reads the files picked meanwhile)
 import js
 
 APP_STARTED = js.performance.now()     # for the benchmark: when app.py began
+EXAMPLES = {"a": "./static/examples/test-set.json", "b": "./static/examples/training-corpus.json"}
+# The worked example is requested now, while the page's modules import, unless
+# files were picked before the engine was ready (then it is not loaded at all).
+PICKED_EARLY = any(js.document.getElementById(f"file-{key}").files.length for key in EXAMPLES)
+EXAMPLE_REQUESTS = {} if PICKED_EARLY else {key: js.fetch(url) for key, url in EXAMPLES.items()}
 
 from ngram_core import InputError
 from ngram_page.controls import CONTROL_IDS
@@ -19,11 +24,11 @@ from ngram_page.slots import READ_CONTROLS
 from ngram_page.runner import spawn
 
 IMPORTED = js.performance.now()
-EXAMPLES = {"a": "./static/examples/test-set.json", "b": "./static/examples/training-corpus.json"}
 
 
-async def fetch_bytes(url):
-    response = await js.fetch(url)
+async def fetched_bytes(request, url):
+    """The body of a ``js.fetch(url)`` request, or an InputError naming the url."""
+    response = await request
     if not response.ok:
         raise InputError(url, f"could not be loaded (HTTP {response.status})")
     buffer = await response.arrayBuffer()
@@ -73,9 +78,9 @@ async def start():
     page.open_link()
     report_view.describe_definitions()
     examples = {}
-    if not any(el(f"file-{key}").files.length for key in EXAMPLES):
-        for key, url in EXAMPLES.items():
-            examples[key] = (url.rsplit("/", 1)[-1], await fetch_bytes(url))
+    for key, request in EXAMPLE_REQUESTS.items():
+        url = EXAMPLES[key]
+        examples[key] = (url.rsplit("/", 1)[-1], await fetched_bytes(request, url))
     wire(page)
     # Every request the page makes is done: from here on it makes none.
     set_text("engine-status", "Engine ready: Python is running in this tab.")

@@ -7,16 +7,21 @@
 //  2. The WebAssembly binary, its JavaScript half (pyodide.asm.mjs) and the
 //     snapshot are sent gzipped and unpacked in the tab (DecompressionStream),
 //     so the page sends fewer bytes than it did with the plain files and no
-//     snapshot.
+//     snapshot; the snapshot's file leaves out its pages of zeros.
+//  3. Every download starts, and the binary compiles, as soon as this module
+//     is evaluated: boot.js imports it while PyScript is still loading (a
+//     module runs once, so PyScript's own import later finds it under way).
 //
-// When the snapshot cannot be fetched or used, Pyodide starts as it would
-// without it: same interpreter, same results, about two seconds later.
+// When a file cannot be fetched or used, Pyodide starts as it would without
+// it: same interpreter, same results, later.
 import { loadPyodide as startPyodide, version } from "./pyodide.mjs";
 
 export { version };
 
 const here = (name) => new URL(name, import.meta.url).href;
 const WASM = here("pyodide.asm.wasm");
+// Files Pyodide fetches itself while it starts, fetched here at once instead.
+const EARLY = [here("python_stdlib.zip"), here("pyodide-lock.json")];
 
 const gunzipped = async (url) => {
   const response = await fetch(url);
@@ -24,25 +29,10 @@ const gunzipped = async (url) => {
   return response.body.pipeThrough(new DecompressionStream("gzip"));
 };
 
-// Pyodide fetches its binary with the global fetch while it starts: answer that
-// request from the gzipped copy, fetched early (falling back to the plain file).
-let earlyWasm = null;
-const withGzippedWasm = async (start) => {
-  const plainFetch = globalThis.fetch;
-  globalThis.fetch = (resource, init) => {
-    const url = resource instanceof Request ? resource.url : String(resource);
-    if (url !== WASM) return plainFetch(resource, init);
-    const body = earlyWasm || gunzipped(`${WASM}.gz`);
-    earlyWasm = null;                       // a stream is read once
-    return body.then(
-      (stream) => new Response(stream, { headers: { "Content-Type": "application/wasm" } }),
-      () => plainFetch(resource, init));
-  };
-  try {
-    return await start();
-  } finally {
-    globalThis.fetch = plainFetch;
-  }
+const bytesOf = async (url) => {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+  return response.arrayBuffer();
 };
 
 // pyodide.asm.mjs from its gzipped copy, imported from a blob: URL of this
@@ -57,25 +47,88 @@ const gzippedFactory = async () => {
   }
 };
 
+const quiet = (promise) => {
+  promise.catch(() => {});                  // each failure is handled where it is awaited
+  return promise;
+};
+
+// Begun now, side by side: the binary unpacked and compiled as it arrives, the
+// factory, the snapshot's answer (its bytes unpacked while the binary compiles)
+// and the files Pyodide asks for next.
+const early = {
+  wasm: quiet(gunzipped(`${WASM}.gz`).then((stream) => WebAssembly.compileStreaming(
+    new Response(stream, { headers: { "Content-Type": "application/wasm" } })))),
+  factory: quiet(gzippedFactory()),
+  snapshot: quiet(gunzipped(here("snapshot.bin.gz"))),
+  files: new Map(EARLY.map((url) => [url, quiet(bytesOf(url))])),
+};
+
+// While Pyodide starts, its request for the binary is answered with a marker
+// and its instantiation uses the module compiled above; its requests for the
+// early files are answered from their bytes. Anything unavailable goes the
+// plain way (the plain binary, fetched and compiled by Pyodide).
+const withEarlyFiles = async (start) => {
+  const plainFetch = globalThis.fetch;
+  const plainInstantiate = WebAssembly.instantiateStreaming;
+  const compiled = new WeakSet();
+  globalThis.fetch = (resource, init) => {
+    const url = resource instanceof Request ? resource.url : String(resource);
+    const plain = () => plainFetch(resource, init);
+    if (url === WASM) {
+      return early.wasm.then(() => {
+        const marker = new Response(new Uint8Array(0));
+        compiled.add(marker);
+        return marker;
+      }, plain);
+    }
+    const bytes = early.files.get(url);
+    return bytes ? bytes.then((buffer) => new Response(buffer.slice(0)), plain) : plain();
+  };
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const response = await source;
+    if (!compiled.has(response)) return plainInstantiate(response, imports);
+    const module = await early.wasm;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+  try {
+    return await start();
+  } finally {
+    globalThis.fetch = plainFetch;
+    WebAssembly.instantiateStreaming = plainInstantiate;
+  }
+};
+
+// The snapshot from its file: the pages make-snapshot.mjs kept, put back in
+// place in zeroed memory (the format is described there).
+const unsparse = (buffer) => {
+  const word = new Uint32Array(buffer, 0, 4);
+  const [magic, length, page, count] = word;
+  if (magic !== 0x3153474e) throw new Error("not a snapshot file");
+  const memory = new Uint8Array(length);
+  const pages = new Uint32Array(buffer, 16, count);
+  let at = 16 + 4 * count;
+  for (const index of pages) {
+    const size = Math.min(page, length - index * page);
+    memory.set(new Uint8Array(buffer, at, size), index * page);
+    at += size;
+  }
+  if (at !== buffer.byteLength) throw new Error("a damaged snapshot file");
+  return memory;
+};
+
 export async function loadPyodide(options = {}) {
-  // the downloads run side by side, and beside Pyodide's own; each failure means
-  // the plain way. Only the snapshot's answer is awaited before starting (a
-  // missing file is known at once); its bytes are unpacked while the binary
-  // compiles.
-  earlyWasm = gunzipped(`${WASM}.gz`);
-  earlyWasm.catch(() => {});
-  const factory = gzippedFactory().catch(() => undefined);
-  const body = await gunzipped(here("snapshot.bin.gz")).catch(() => null);
-  const snapshot = body && new Response(body).arrayBuffer().then((buffer) => new Uint8Array(buffer));
-  if (snapshot) snapshot.catch(() => {});   // Pyodide awaits it; a failure is caught below
-  const createPyodideModule = await factory;
+  // Only the snapshot's answer is awaited before starting (a missing file is
+  // known at once).
+  const body = await early.snapshot.catch(() => null);
+  const snapshot = body && quiet(new Response(body).arrayBuffer().then(unsparse));
+  const createPyodideModule = await early.factory.catch(() => undefined);
   const start = { ...options, ...(createPyodideModule ? { createPyodideModule } : {}) };
   if (snapshot) {
     try {
-      return await withGzippedWasm(() => startPyodide({ ...start, _loadSnapshot: snapshot }));
+      return await withEarlyFiles(() => startPyodide({ ...start, _loadSnapshot: snapshot }));
     } catch (error) {
       console.info(`Starting Python without its snapshot (${error && error.message}).`);
     }
   }
-  return withGzippedWasm(() => startPyodide(start));
+  return withEarlyFiles(() => startPyodide(start));
 }

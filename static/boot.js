@@ -22,6 +22,10 @@
     show("The Python engine could not start: " + message +
          ". Reload the page; if this persists, the site is missing files.");
   };
+  // Start the interpreter's downloads and compile now, while PyScript loads:
+  // PyScript imports the same module (its config's interpreter) and finds them
+  // under way. Its failures are reported where PyScript imports it.
+  import(new URL("./vendor/pyodide/start.mjs", document.baseURI).href).catch(() => {});
   // For the benchmark: when the interpreter was up, before app.py ran.
   addEventListener("py:ready", () => { window.__pyReadyAt = performance.now(); });
   // app.py starts its work as a task and returns at once, so py:done says nothing

@@ -8,6 +8,8 @@ still gets the page, started the plain way, with the same results.
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 
 from browser import Watch, site, wait_for_run  # noqa: F401 (fixtures)
@@ -17,15 +19,19 @@ PYODIDE = DIST / "vendor" / "pyodide"
 OPTIONAL = ("snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz")
 
 
-def started(browser, base, missing=None):
-    """Open the page (``missing``: a file the host answers 404 for); returns what it
-    showed for the worked example, the files it fetched and the problems seen."""
+def started(browser, base, missing=None, damaged=None):
+    """Open the page (``missing``: a file the host answers 404 for; ``damaged``: one
+    it answers with a gzipped file of other bytes); returns what it showed for the
+    worked example, the files it fetched and the problems seen."""
     context = browser.new_context()
     page = context.new_page()
     watch = Watch(base)
     watch.attach(page)
     if missing:
         page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
+    if damaged:
+        page.route(f"**/{damaged}", lambda route: route.fulfill(
+            status=200, body=gzip.compress(b"NGS1 is not enough" * 100)))
     page.goto(base + "/")
     page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
     watch.ready = True
@@ -67,3 +73,12 @@ def test_without_an_optional_file_the_page_starts_the_plain_way(site, missing):
     if missing != "snapshot.bin.gz":          # the plain file is fetched instead
         assert missing.removesuffix(".gz") in fetched
     assert fallback == shown                 # the same engine, the same result
+
+
+def test_a_damaged_snapshot_means_the_plain_start_with_the_same_result(site):
+    base, browser = site
+    shown, _, _ = started(browser, base)
+    fallback, fetched, problems = started(browser, base, damaged="snapshot.bin.gz")
+    assert problems == []
+    assert "snapshot.bin.gz" in fetched
+    assert fallback == shown
