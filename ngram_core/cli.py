@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -22,6 +23,7 @@ from .clean_split import CLEAN_BY
 from .contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
                             score_column, score_report)
 from .errors import InputError
+from .fields import unchecked_text_notice
 from .files import FileRead, load_rows_by_file, parse_size, read_file_bytes, read_path_table
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
@@ -178,9 +180,9 @@ def read_options(args: argparse.Namespace, side: str) -> ReadOptions:
 
 
 def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
-        stderr: TextIO) -> Report:
-    """The check the arguments ask for, on this machine or on Dask; what was read
-    from each file is said on ``stderr``."""
+        stderr: TextIO) -> tuple[Report, list[tuple[str, FileRead]]]:
+    """The check the arguments ask for, on this machine or on Dask, and what was
+    read from each file (``("A", read)``, ...; said on ``stderr`` too)."""
     blocksize = parse_size(args.blocksize, "--blocksize")
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
     if args.engine == "dask":
@@ -192,14 +194,30 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
                         workers=args.workers, blocksize=blocksize, on_progress=bar,
                         definitions=needs_definitions(
                             args.definitions, bool(args.score_field or args.scores),
-                            args.clean_by))
+                            args.clean_by)), []
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options,
                                            settings.n)
     b_rows, b_files, b_reads = load_rows_by_file(args.b, args.b_field, args.b_id_field,
                                                  b_options, settings.n)
-    for role, read in [("A", a) for a in a_reads] + [("B", b) for b in b_reads]:
+    reads = [("A", a) for a in a_reads] + [("B", b) for b in b_reads]
+    for role, read in reads:
         stderr.write(describe_read(role, read) + "\n")
-    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files), bar)
+    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files), bar), reads
+
+
+def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
+    """When nothing was flagged, each file's text fields the check left out, with the
+    flag that checks them."""
+    if result.summary.flagged:
+        return []
+    notes = []
+    for role, read in reads:
+        notice = unchecked_text_notice(role, read.text_fields, list(read.other_text))
+        if notice:
+            name = read.other_text[0].name
+            notes.append(f"Note: {read.path}: {notice} Check {name} with "
+                         f"--{role.lower()}-field {shlex.quote(name)}.")
+    return notes
 
 
 def describe_read(role: str, read: FileRead) -> str:
@@ -249,7 +267,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         settings = Settings(n=args.n, mode=args.mode, layers=args.layers,
                             threshold=args.threshold, backend=args.tokenizer,
                             short_min=args.short_min, max_b_rows=args.max_b_rows)
-        result = run(args, settings, bar, stderr)
+        result, reads = run(args, settings, bar, stderr)
         extra = report_extras(args, result, read_options(args, "a"))
     except InputError as e:
         stderr.write(f"ngram-overlap: {e}\n")
@@ -261,6 +279,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as f:
             f.write(result.csv())
+    for note in unchecked_text_notes(result, reads):
+        stderr.write(note + "\n")
     if args.json:
         stdout.write(json.dumps({**result.summary.as_dict(), **extra}, ensure_ascii=False)
                      + "\n")

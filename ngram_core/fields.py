@@ -440,3 +440,40 @@ def short_rows_warning(count: ShortCount, fields, longer: list[FieldStats]) -> s
         sentence += " Longer fields: " + ", ".join(
             f"{s.name} ({s.tokens:,.0f} tokens per row)" for s in longer[:3]) + "."
     return sentence
+
+
+#: A field holding at least this many tokens per row is text worth checking on
+#: its own (a title, a name or a label is not).
+OTHER_TEXT_TOKENS = 5
+
+
+def other_text_fields(stats: list[FieldStats], chosen=()) -> list[FieldStats]:
+    """The text fields left out of the check: kind ``text``, not ``chosen``, at least
+    :data:`OTHER_TEXT_TOKENS` tokens per row; most tokens first."""
+    others = [s for s in stats if s.kind == "text" and s.tokens >= OTHER_TEXT_TOKENS
+              and s.name not in chosen]
+    return sorted(others, key=lambda s: -s.tokens)
+
+
+def unchecked_text_notice(role: str, chosen, others: list[FieldStats]) -> str | None:
+    """When a check flagged nothing, what it did not look at: a file's other text
+    fields (from :func:`other_text_fields`), else None. A leak of the question while
+    the check read the passage is not a clean result::
+
+        >>> others = [FieldStats("question", 11.2, 60.0, "", False, False, "text")]
+        >>> print(unchecked_text_notice("A", ["context"], others))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Nothing was flagged in context, the text of file A checked. File A also holds
+        question (11 tokens per row), not checked: a leak of it would not show here.
+    """
+    if not others:
+        return None
+    listed = ", ".join(f"{s.name} ({s.tokens:,.0f} tokens per row)" for s in others[:3])
+    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    what = "checked" if role == "A" else "searched"
+    it = "it" if len(others) == 1 else "them"
+    miss = (f"a leak of {it} would not show here" if role == "A"
+            else f"text of file A in {it} would not be found")
+    return (f"Nothing was flagged in {', '.join(chosen)}, the text of file {role} {what}. "
+            f"File {role} also holds {listed}{more}, not {what}: {miss}.")
+

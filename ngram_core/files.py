@@ -25,8 +25,9 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 from .errors import InputError
 from .export import RowFiles
 from .steps import run_steps
-from .fields import (count_short_rows, detect_id_field, detect_text_fields_steps, field_stats,
-                     longer_fields, select_rows, short_rows_warning)
+from .fields import (FieldStats, count_short_rows, detect_id_field, detect_text_fields_steps,
+                     field_stats, longer_fields, other_text_fields, select_rows,
+                     short_rows_warning)
 from .readers import read_table
 from .table import ReadOptions, Row, Table, table_from_records
 
@@ -152,14 +153,16 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
 class FileRead(NamedTuple):
     """What reading one file chose and found, for the command to say: its rows, the
     text and id fields (detected or given; id None: row numbers), the reader's
-    notes (delimiter, header, which JSON array, encoding), and a warning when
-    most rows are too short to match."""
+    notes (delimiter, header, which JSON array, encoding), a warning when
+    most rows are too short to match, and the file's other text fields (see
+    :func:`~ngram_core.fields.other_text_fields`)."""
     path: str
     rows: int
     text_fields: list[str]
     id_field: str | None
     notes: list[str]
     warning: str | None = None
+    other_text: tuple[FieldStats, ...] = ()
 
 
 def load_rows(paths: Iterable[str], fields: Sequence[str] | None = None,
@@ -193,7 +196,8 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
             longer = longer_fields(stats, n, chosen)
             sample = count_short_rows(selected[:SHORT_SAMPLE_ROWS], n)
             warning = short_rows_warning(sample, chosen, longer)
-        reads.append(FileRead(path, len(selected), chosen, ident, table.notes, warning))
+        reads.append(FileRead(path, len(selected), chosen, ident, table.notes, warning,
+                              tuple(other_text_fields(stats, chosen))))
         for row in selected:
             rows.append(Row(len(rows) + 1, row.id, row.text))
     return rows, RowFiles(tuple(starts), tuple(reads_path.path for reads_path in reads)), reads

@@ -4,6 +4,7 @@ about the result comes from ``ngram_core.report``."""
 
 from __future__ import annotations
 
+from ngram_core.fields import unchecked_text_notice
 from ngram_core.match import SHORT
 from ngram_core.report import (cap_notice, counted_table, flag_rule, flagged_figure, headline,
                                percent, settings_line)
@@ -36,6 +37,20 @@ async def summary(result, names, example: bool, runner) -> None:
     await runner.turn("figures")
     counted(s)
     ignored(result)
+
+
+def unchecked_text(result, sides) -> None:
+    """Under the figure, when nothing was flagged: each file's text fields the check
+    left out (``sides``: ``(role, chosen fields, other text fields)`` per file), and
+    where to choose them."""
+    notices = []
+    for role, chosen, others in [] if result.summary.flagged else sides:
+        notice = unchecked_text_notice(role, chosen, others)
+        if notice:
+            notices.append(f"{notice} Choose {others[0].name} in file {role}'s text field "
+                           "list to check it.")
+    set_text("fields-notice", " ".join(notices))
+    el("fields-notice").hidden = not notices
 
 
 def counted(s) -> None:

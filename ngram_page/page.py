@@ -238,6 +238,8 @@ class Page:
         result, runner = self.result, self.runner
         mark("selected", "none")
         await draw.summary(result, self.shown.names, self.shown.example, runner)
+        draw.unchecked_text(result, [(key.upper(), slot.chosen_text_fields(), slot.other_text())
+                                     for key, slot in self.slots.items()])
         await runner.breathe("summary")
         await draw.rows(result, runner)
         self.short = draw.short_rows(result)

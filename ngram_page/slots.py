@@ -16,8 +16,8 @@ from ngram_core import InputError
 from ngram_core.delimited import DELIMITERS
 from ngram_core.export import RowFiles
 from ngram_core.fields import (FieldStats, ShortCount, detect_id_field, detect_text_fields_steps,
-                               field_stats_steps, longer_fields, select_rows_steps,
-                               short_rows_warning)
+                               field_stats_steps, longer_fields, other_text_fields,
+                               select_rows_steps, short_rows_warning)
 from ngram_core.readers import read_table_steps
 from ngram_core.table import TEXT_ROWS, Row, Table
 
@@ -130,6 +130,16 @@ class Slot:
         if self.choice.text_fields:
             return self.choice.text_fields
         return list(dict.fromkeys(f for file in self.files for f in file.detected_text))
+
+    def other_text(self) -> list[FieldStats]:
+        """The files' text fields the chosen ones leave out (see ``other_text_fields``),
+        each once, most tokens first."""
+        chosen = self.chosen_text_fields()
+        found: dict = {}
+        for f in self.files:
+            for stats in other_text_fields(f.stats, chosen):
+                found.setdefault(stats.name, stats)
+        return sorted(found.values(), key=lambda stats: -stats.tokens)
 
     def chosen_id_field(self) -> str:
         """The id field shown as chosen, or "" for row numbers."""

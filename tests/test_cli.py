@@ -87,3 +87,30 @@ def test_python_dash_m_runs_the_command():
     proc = subprocess.run([sys.executable, "-m", "ngram_core", A, B, "--json"],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0 and json.loads(proc.stdout)["flagged"] == 2
+
+
+# A clean result says which text it did not look at: SQuAD's passage is the longest
+# text and is checked by default, while it was the questions that leaked.
+SQUAD = ROOT / "tests" / "fixtures" / "page"
+
+
+def test_a_clean_result_names_the_text_fields_left_out_and_the_flag_to_check_them():
+    code, out, err = run(str(SQUAD / "squad.json"), str(SQUAD / "squad-corpus.jsonl"))
+    assert code == 0
+    assert "Rows flagged: 0.0%" in out
+    notes = [line for line in err.splitlines() if line.startswith("Note: ")]
+    assert notes == [
+        f"Note: {SQUAD / 'squad.json'}: Nothing was flagged in data.paragraphs.context, the "
+        "text of file A checked. File A also holds question (16 tokens per row), not "
+        "checked: a leak of it would not show here. Check question with --a-field question."]
+    # as the note says: the questions leaked
+    code, out, err = run(str(SQUAD / "squad.json"), str(SQUAD / "squad-corpus.jsonl"),
+                         "--a-field", "question")
+    assert "Rows flagged: 66.7%" in out
+    assert "Note: " not in err
+
+
+def test_a_result_that_flags_rows_has_no_such_note():
+    code, out, err = run(A, B)          # the worked example: 66.7 % flagged
+    assert "Rows flagged: 66.7%" in out
+    assert "Note: " not in err

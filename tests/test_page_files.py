@@ -225,3 +225,21 @@ def test_slot_a_takes_one_file_and_each_b_file_is_bounded(page):
     assert [r[0] for r in table_rows(page)][:2] == ["p1", "p4"]
     assert [r[5:] for r in table_rows(page)][:2] == [["x2", "b-part-1.jsonl"],
                                                      ["2", "b-part-3.txt"]]
+
+
+def test_a_clean_result_names_the_text_fields_it_left_out_as_the_command_does(page, tmp_path):
+    # SQuAD: the passage (the longest text) is checked by default; the questions leaked
+    load_pair(page, PAGE_FIXTURES / "squad.json", PAGE_FIXTURES / "squad-corpus.jsonl")
+    assert page.inner_text("#flagged-figure") == "0.0%"
+    stderr, _, _ = command(["squad.json", "squad-corpus.jsonl"], tmp_path)
+    said = [line for line in stderr.splitlines() if line.startswith("Note: squad.json: ")]
+    sentence = ("Nothing was flagged in data.paragraphs.context, the text of file A checked. "
+                "File A also holds question (16 tokens per row), not checked: a leak of it "
+                "would not show here.")
+    assert said == [f"Note: squad.json: {sentence} Check question with --a-field question."]
+    assert page.inner_text("#fields-notice") == (
+        f"{sentence} Choose question in file A's text field list to check it.")
+    # doing what it says shows the leak, and the notice goes
+    change(page, lambda: page.select_option("#a-text-field", ["question"]))
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    assert page.is_hidden("#fields-notice")

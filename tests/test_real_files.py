@@ -18,8 +18,9 @@ from conftest import FIXTURES
 from ngram_core import InputError
 from ngram_core import fields as fields_module
 from ngram_core.fields import (count_short_rows, detect_id_field, detect_text_fields,
-                               field_stats, longer_fields, rank_text_fields, read_rows,
-                               select_rows, short_rows_warning)
+                               field_stats, longer_fields, other_text_fields, rank_text_fields,
+                               read_rows, select_rows, short_rows_warning,
+                               unchecked_text_notice)
 from ngram_core.readers import read_table
 from ngram_core.table import RecordArray
 from ngram_core.tokenize import Tokenizer
@@ -318,3 +319,21 @@ def test_field_stats_and_the_short_rows_warning():
     assert warning.startswith("5 of 5 rows of question are shorter than 13 tokens")
     assert "Longer fields: data.paragraphs.context (40 tokens per row)." in warning
     assert short_rows_warning(count_short_rows(select_rows(table), 13), ["x"], longer) is None
+
+
+def test_other_text_fields_leave_out_the_chosen_labels_ids_and_short_fields():
+    table = read_table(
+        b'id,label,title,question,passage\n'
+        b'q1,yes,Moon,"Who first walked on the Moon in the summer of 1969?",'
+        b'"The Apollo 11 crew landed on the Moon in July 1969 and walked on it for hours."\n'
+        b'q2,no,Sun,"Is the Sun a star at the centre of the solar system?",'
+        b'"The Sun is a star at the centre of our system, around which the planets turn."\n',
+        "items.csv")
+    stats = field_stats(table)
+    assert detect_text_fields(table) == ["passage"]
+    assert [s.name for s in other_text_fields(stats, ["passage"])] == ["question"]
+    assert [s.name for s in other_text_fields(stats, ["question"])] == ["passage"]
+    assert other_text_fields(stats, ["passage", "question"]) == []
+    assert unchecked_text_notice("B", ["passage"], other_text_fields(stats, ["passage"])) == (
+        "Nothing was flagged in passage, the text of file B searched. File B also holds "
+        "question (12 tokens per row), not searched: text of file A in it would not be found.")
