@@ -28,14 +28,16 @@ summary's ``windows_ignored`` counts only the ignored windows that A holds
 holds B's windows. Which windows are ignored, and so every row's figures,
 are the same.
 
-Dask is imported only inside the functions that need it; paths are read by
-:mod:`~ngram_core.files`.
+A worker hashes its piece of B's windows all at once (numpy, see
+:mod:`~ngram_core.window_filter`) and looks up exactly only the positions
+whose hash A's windows share. Dask is imported only inside the functions that
+need it; paths are read by :mod:`~ngram_core.files`.
 """
 
 from __future__ import annotations
 
 import os
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -60,6 +62,7 @@ from .result import Report
 from .settings import Settings
 from .steps import run_steps
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
+from .window_filter import WindowBits
 
 #: Bytes of an uncompressed JSONL or text file per partition (at line boundaries), and
 #: of a compressed one per piece a worker holds: a worker's memory is about 18 x this.
@@ -173,6 +176,8 @@ class AIndex:
     rows_by_tokens: dict[bytes, list[int]]   # whole-row bytes -> every A row holding it
     short_min: int
     short_rows: ShortRows              # the short rows to find whole in B, by prefix
+    bits: WindowBits                   # A's windows hashed: B's first pass (window_filter)
+    prefix_bits: WindowBits | None     # the short rows' prefixes hashed (None: no short row)
 
     def tokenizer(self) -> Tokenizer:
         """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match."""
@@ -193,10 +198,14 @@ def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, Tokenized
     for r in range(len(a_rows)):
         if a.length(r):
             rows_by_tokens.setdefault(a.row_key(r), []).append(r)
+    short_rows = short_rows_by_prefix(a, settings.n, settings.short_min)
+    prefixes = b"".join(short_rows)          # each short_min tokens, one after another
+    prefix_bits = WindowBits.of(prefixes, range(0, len(prefixes) // 4 + 1, settings.short_min),
+                                settings.short_min) if short_rows else None
     return tokenizer, a, AIndex(settings.n, settings.mode, settings.layers, settings.backend,
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
-                                rows_by_tokens, settings.short_min,
-                                short_rows_by_prefix(a, settings.n, settings.short_min))
+                                rows_by_tokens, settings.short_min, short_rows,
+                                WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits)
 
 
 class DefinitionFindings(NamedTuple):
@@ -325,17 +334,26 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
     starts = out.starts
     keys: dict[int, SpanKey] = {}
     contained_at: dict[int, tuple[int, int]] = {}
+    # only the positions whose window may be one of A's are looked up (window_filter)
+    candidates = index.bits.candidates(buf, b.offsets)
+    prefixed = index.prefix_bits.candidates(buf, b.offsets) if index.prefix_bits else []
+    hi = prefixed_hi = 0
+    short_min = index.short_min
     for r in range(len(rows)):
         start, end = b.offsets[r], b.offsets[r + 1]
         if end > start:
             for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
                 out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
-        for a_row, b_start in contained_in_row(index.short_rows, index.short_min, buf, start, end):
+        prefixed_lo = prefixed_hi
+        prefixed_hi = bisect_left(prefixed, end - short_min + 1, prefixed_lo)
+        for a_row, b_start in contained_in_row(index.short_rows, short_min, buf, start, end,
+                                               prefixed[prefixed_lo:prefixed_hi]):
             if a_row not in contained_at and a_row not in out.contained:
                 contained_at[a_row] = (r, b_start)
         runs: dict[int, list[int]] = {}
         finished = []
-        for g in range(start, end - n + 1):
+        lo, hi = hi, bisect_left(candidates, end - n + 1, hi)
+        for g in candidates[lo:hi]:
             value = get(buf[4 * g:4 * g + width])
             if value is None:
                 continue

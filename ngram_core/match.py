@@ -26,7 +26,7 @@ A start 1, B start 0.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import compress
 
@@ -234,18 +234,28 @@ def short_rows_by_prefix(a: TokenizedRows, n: int, short_min: int) -> ShortRows:
 
 
 def contained_in_row(by_prefix: ShortRows, short_min: int, buf: bytes, start: int,
-                     end: int) -> Iterator[tuple[int, int]]:
+                     end: int, candidates: Iterable[int] | None = None
+                     ) -> Iterator[tuple[int, int]]:
     """Every ``(a_row, b_start)`` whose whole row lies in B tokens ``[start, end)``,
-    by position (``b_start`` counts from ``start``); a row may come more than once."""
+    by position (``b_start`` counts from ``start``); a row may come more than once.
+
+    ``candidates``: the positions of the row, in order, among which every one whose
+    first ``short_min`` tokens start a short row is (the Dask engine's first pass);
+    by default each position is looked at."""
     width = 4 * short_min
     first, last = 4 * start, 4 * (end - short_min + 1)
     if last <= first:
         return
-    # every position's first short_min tokens, looked up in C; Python sees the hits only
-    prefixes = map(buf.__getitem__, map(slice, range(first, last, 4),
-                                        range(first + width, last + width, 4)))
-    positions = range(end - short_min + 1 - start)
-    for i in compress(positions, map(by_prefix.__contains__, prefixes)):
+    hits: Iterable[int]
+    if candidates is None:
+        # every position's first short_min tokens, looked up in C; Python sees the hits only
+        prefixes = map(buf.__getitem__, map(slice, range(first, last, 4),
+                                            range(first + width, last + width, 4)))
+        positions = range(end - short_min + 1 - start)
+        hits = compress(positions, map(by_prefix.__contains__, prefixes))
+    else:
+        hits = (g - start for g in candidates if buf[4 * g:4 * g + width] in by_prefix)
+    for i in hits:
         g = start + i
         for a_row, key in by_prefix[buf[4 * g:4 * g + width]]:
             stop = 4 * g + len(key)

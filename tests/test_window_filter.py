@@ -1,0 +1,58 @@
+"""The Dask engine's first pass over B's windows drops only positions that cannot match.
+
+Checked against a plain loop: every position of B whose window (inside its row)
+is one of A's windows must be a candidate, whatever the bitmap's size; with
+every bit set, every position inside a row is.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ngram_core.window_filter import WindowBits
+
+# rows of token ids from a small vocabulary, so that windows repeat across files
+rows_of_ids = st.lists(st.lists(st.integers(0, 4), max_size=12), min_size=1, max_size=8)
+
+
+def packed(rows):
+    ids, offsets = array("I"), [0]
+    for row in rows:
+        ids.extend(row)
+        offsets.append(len(ids))
+    return ids.tobytes(), offsets
+
+
+def windows_of(rows, n):
+    """Every window of every row, with its global start: a plain loop."""
+    found, start = [], 0
+    for row in rows:
+        found += [(start + i, tuple(row[i:i + n])) for i in range(len(row) - n + 1)]
+        start += len(row)
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows_of_ids, rows_of_ids, st.integers(1, 5))
+def test_every_window_of_b_that_is_one_of_a_is_a_candidate(a_rows, b_rows, n):
+    a_windows = {w for _, w in windows_of(a_rows, n)}
+    bits = WindowBits.of(*packed(a_rows), n=n)
+    candidates = bits.candidates(*packed(b_rows))
+    hits = [g for g, w in windows_of(b_rows, n) if w in a_windows]
+    assert set(hits) <= set(candidates)
+    assert candidates == sorted(set(candidates))
+    inside = {g for g, _ in windows_of(b_rows, n)}
+    assert set(candidates) <= inside            # never a window crossing a row end
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows_of_ids, st.integers(1, 5))
+def test_a_full_bitmap_passes_every_window_inside_a_row_and_an_empty_one_none(b_rows, n):
+    full = WindowBits(np.ones(2, dtype=np.bool_), 63, n)
+    empty = WindowBits(np.zeros(2, dtype=np.bool_), 63, n)
+    assert full.candidates(*packed(b_rows)) == [g for g, _ in windows_of(b_rows, n)]
+    assert empty.candidates(*packed(b_rows)) == []
