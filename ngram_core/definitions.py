@@ -60,7 +60,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import compress
 from operator import sub
 from typing import NamedTuple
@@ -176,13 +176,25 @@ class Definition:
     def considered(self) -> list[bool]:
         return [m is not None for m in self.measures]
 
-    @property
+    @cached_property
     def considered_count(self) -> int:
-        return sum(m is not None for m in self.measures)
+        return len(self.measures) - self.measures.count(None)
 
-    @property
+    @cached_property
     def dirty_count(self) -> int:
         return sum(self.dirty)
+
+    @cached_property
+    def subset_counts(self) -> dict[str, int]:
+        """How many rows each of :meth:`subsets` holds, counted once. llama2's
+        subsets pair up as complements among the considered rows (clean and
+        not_clean; dirty and not_dirty), so only ``clean`` needs a pass."""
+        considered, dirty = self.considered_count, self.dirty_count
+        if self.name != "llama2":
+            return {"clean": considered - dirty, "dirty": dirty}
+        clean = sum(1 for m in self.measures if m is not None and _in_subset("clean", m))
+        return {"clean": clean, "not_clean": considered - clean,
+                "not_dirty": considered - dirty, "dirty": dirty}
 
     def subsets(self) -> dict[str, list[bool]]:
         """llama2's four subsets, per row (False where not considered); for any other
@@ -199,9 +211,8 @@ class Definition:
         out = {"parameters": dict(self.parameters), "considered": self.considered_count,
                "dirty": self.dirty_count}
         if self.name == "llama2":
-            for name, members in self.subsets().items():
-                if name != "dirty":
-                    out[name] = sum(members)
+            out.update((name, count) for name, count in self.subset_counts.items()
+                       if name != "dirty")
         return out
 
     def cell(self, r: int) -> str:

@@ -263,6 +263,10 @@ def compare(a_texts, b_texts):
         == ref.gpt4(a_texts, b_texts)
     assert [None if m is None else (dirty, row) for m, dirty, row
             in zip(d.tulu3.measures, d.tulu3.dirty, d.tulu3.b_rows)] == ref.tulu3(a_texts, b_texts)
+    for definition in d:                 # the counts the table and JSON give, counted row by row
+        assert definition.considered_count == sum(m is not None for m in definition.measures)
+        assert definition.subset_counts == {name: sum(members) for name, members
+                                            in definition.subsets().items()}
     return d
 
 
