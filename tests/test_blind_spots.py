@@ -9,12 +9,16 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from ngram_core import Row, Settings, read_rows, run_check
+from ngram_core import Row, Settings, match, read_rows, run_check
 from ngram_core.cli import main
 from ngram_core.export import ROWS_CSV_COLUMNS
 from ngram_core.report import headline
+from ngram_core.steps import run_steps
+from ngram_core.tokenize import Tokenizer, tokenize_rows
 
 BOILER = ("this dataset is released under the creative commons attribution license version "
           "four international")                                   # 13 tokens
@@ -162,3 +166,37 @@ def test_out_of_range_blind_spot_settings_exit_2(flag, value, message):
     a, b = str(EXAMPLES / "test-set.json"), str(EXAMPLES / "training-corpus.json")
     code, _, err = run(a, b, flag, value)
     assert code == 2 and message in err
+
+
+# --- containment against a plain loop, by both of its strategies ------------------------
+
+def contained_reference(a_rows, b_rows, n, short_min):
+    """{a_row: (b_row, b_start)}: the first B row holding the whole short row, earliest place."""
+    found = {}
+    for i, row in enumerate(a_rows):
+        if not short_min or not short_min <= len(row) < n:
+            continue
+        for r, b_row in enumerate(b_rows):
+            starts = [p for p in range(len(b_row) - len(row) + 1) if b_row[p:p + len(row)] == row]
+            if starts:
+                found[i] = (r, starts[0])
+                break
+    return found
+
+
+small_rows = st.lists(st.lists(st.sampled_from("abc"), max_size=9), min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_rows, small_rows, st.integers(0, 3), st.booleans())
+def test_contained_rows_equal_a_plain_loop_by_search_and_by_scan(a, b, short_min, scan):
+    tokenizer = Tokenizer()
+    a_tok = tokenize_rows([Row(i + 1, str(i), " ".join(r)) for i, r in enumerate(a)], tokenizer)
+    b_tok = tokenize_rows([Row(i + 1, str(i), " ".join(r)) for i, r in enumerate(b)], tokenizer)
+    original = match.SEARCH_EACH_MAX
+    match.SEARCH_EACH_MAX = -1 if scan else 10**9      # every position scanned, or each searched
+    try:
+        found = run_steps(match.contained_steps(a_tok, b_tok, n=5, short_min=short_min))
+    finally:
+        match.SEARCH_EACH_MAX = original
+    assert found == contained_reference(a, b, 5, short_min)
