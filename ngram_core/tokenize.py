@@ -126,29 +126,22 @@ def in_unspaced_block(cp: int) -> bool:
 
 
 def _runs(flags) -> list[tuple[int, int]]:
-    """Inclusive ranges of the indexes whose flag is true."""
-    ranges: list[tuple[int, int]] = []
-    start = -1
-    for cp, flag in enumerate(flags):
-        if flag:
-            if start < 0:
-                start = cp
-        elif start >= 0:
-            ranges.append((start, cp - 1))
-            start = -1
-    if start >= 0:
-        ranges.append((start, len(flags) - 1))
-    return ranges
+    """Inclusive ranges of the indexes whose flag (a bool, or 0 or 1) is true, found
+    in C with ``re``.
+
+    >>> _runs([0, 1, True, False, 1])
+    [(1, 2), (4, 4)]
+    """
+    return [(m.start(), m.end() - 1) for m in re.finditer(b"\x01+", bytes(flags))]
 
 
 @lru_cache(maxsize=1)
 def _bmp_table() -> tuple[list[str], bytearray]:
     """The general category of every BMP code point, and 1 for those in a block."""
-    category = unicodedata.category
     in_block = bytearray(0x10000)
     for first, last in _BMP_BLOCKS:
         in_block[first:last + 1] = b"\x01" * (last - first + 1)
-    return [category(chr(cp)) for cp in range(0x10000)], in_block
+    return list(map(unicodedata.category, map(chr, range(0x10000)))), in_block
 
 
 def _class_ranges(first: int, last: int) -> list[tuple[int, int]]:
@@ -156,8 +149,9 @@ def _class_ranges(first: int, last: int) -> list[tuple[int, int]]:
     if last <= 0xFFFF:
         categories = _bmp_table()[0][first:last + 1]
     else:
-        categories = [unicodedata.category(chr(cp)) for cp in range(first, last + 1)]
-    return [(first + a, first + b) for a, b in _runs([_in_token_class(c) for c in categories])]
+        categories = list(map(unicodedata.category, map(chr, range(first, last + 1))))
+    in_class = {c: _in_token_class(c) for c in set(categories)}
+    return [(first + a, first + b) for a, b in _runs(map(in_class.__getitem__, categories))]
 
 
 def _esc(cp: int) -> str:
