@@ -257,8 +257,10 @@ def main() -> int:
             with tempfile.TemporaryDirectory() as profile:
                 context = launch(p, profile)
                 page = context.new_page()
-                time_to_ready(page, url)
                 for name, build in pathological.CASES.items():
+                    # a fresh page each time: picking A with the last case's B still in
+                    # place would start a check of the two before B is picked
+                    time_to_ready(page, url)
                     pa, pa_name, pb, pb_name = build()
                     seconds, report, stall, block = timed_check(page, pa, pa_name, pb, pb_name,
                                                                 mouse=True)
