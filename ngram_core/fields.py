@@ -112,7 +112,7 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
 def _count_tokens_steps(tokenizer: Tokenizer, text: str, pacer: Pacer):
     """Tokens in one text, as the check counts them; a long text in paced pieces."""
     if len(text) <= PIECE_CHARS:
-        return len(tokenizer.ids(text))
+        return tokenizer.count(text)
     spans = yield from tokenizer.spans_steps(text)
     if pacer.due():
         yield 0

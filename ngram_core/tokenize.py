@@ -522,6 +522,17 @@ class Tokenizer:
             ids = [i for i in ids if i >= 0]
         return ids
 
+    def count(self, text: str) -> int:
+        """``len(self.ids(text))``, without normalizing ASCII text (no ASCII token
+        normalizes to nothing).
+
+        >>> Tokenizer().count("Fact: the MOON,"), Tokenizer().count("a \u00ad b")
+        (3, 2)
+        """
+        if text.isascii():
+            return len(self._pattern.findall(text))
+        return len(self.ids(text))
+
     def count_up_to(self, text: str, limit: int) -> int:
         """``min(len(self.ids(text)), limit)``, matching no further than needed:
         whether a row has at least n tokens is known after its first n.
@@ -531,6 +542,8 @@ class Tokenizer:
         """
         vocab = self._vocab
         raw = self._pattern.spans(text, limit)
+        if text.isascii():                   # no ASCII token normalizes to nothing
+            return len(raw)
         kept = sum(vocab[text[s:e]] >= 0 for s, e in raw)
         if kept == len(raw):                 # nothing dropped: the first `limit` are kept
             return kept

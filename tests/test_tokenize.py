@@ -311,3 +311,4 @@ def test_counting_up_to_n_tokens_is_the_count_capped(parts, limit, tokenizer_cho
     text = "".join(parts)
     assert Tokenizer(*tokenizer_choice).count_up_to(text, limit) == \
         min(len(Tokenizer(*tokenizer_choice).ids(text)), limit)
+    assert Tokenizer(*tokenizer_choice).count(text) == len(Tokenizer(*tokenizer_choice).ids(text))
