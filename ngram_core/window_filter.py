@@ -43,8 +43,6 @@ _MULTIPLIERS = np.array([
 #: match nothing passes the filter), between MIN_BITS and MAX_BITS bits.
 BITS_PER_WINDOW = 32
 MIN_BITS, MAX_BITS = 1 << 20, 1 << 26
-
-
 #: Positions hashed at a time (bounds the arrays: about 30 bytes a position).
 CHUNK_POSITIONS = 1 << 20
 
