@@ -185,21 +185,22 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
     read from each file (``("A", read)``, ...; said on ``stderr`` too)."""
     blocksize = parse_size(args.blocksize, "--blocksize")
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
-    if args.engine == "dask":
-        from .distributed import run_dask
-        return run_dask(args.a, args.b, settings, a_fields=args.a_field,
-                        a_id_field=args.a_id_field, a_options=a_options,
-                        b_fields=args.b_field, b_id_field=args.b_id_field,
-                        b_options=b_options, scheduler=args.scheduler,
-                        workers=args.workers, blocksize=blocksize, on_progress=bar,
-                        definitions=needs_definitions(
-                            args.definitions, bool(args.score_field or args.scores),
-                            args.clean_by)), []
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options,
                                            settings.n)
+    reads = [("A", a) for a in a_reads]
+    if args.engine == "dask":                  # B stays with the workers: only A is described
+        stderr.write(describe_read("A", a_reads[0]) + "\n")
+        from .distributed import run_dask
+        return run_dask(a_rows, args.b, settings, b_fields=args.b_field,
+                        b_id_field=args.b_id_field, b_options=b_options,
+                        scheduler=args.scheduler, workers=args.workers, blocksize=blocksize,
+                        on_progress=bar,
+                        definitions=needs_definitions(
+                            args.definitions, bool(args.score_field or args.scores),
+                            args.clean_by)), reads
     b_rows, b_files, b_reads = load_rows_by_file(args.b, args.b_field, args.b_id_field,
                                                  b_options, settings.n)
-    reads = [("A", a) for a in a_reads] + [("B", b) for b in b_reads]
+    reads += [("B", b) for b in b_reads]
     for role, read in reads:
         stderr.write(describe_read(role, read) + "\n")
     return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files), bar), reads

@@ -45,8 +45,7 @@ from typing import Any, NamedTuple
 from .check import Progress
 from .errors import InputError
 from .files import (block_ranges, expand_paths, is_compressed, is_parquet, iter_line_chunks,
-                    lines_before,
-                    load_rows, parquet_row_groups, parquet_table, read_line_block,
+                    lines_before, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
 from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
                           prepare_steps)
@@ -591,16 +590,14 @@ def _over_partitions(client: Any, work: Callable[..., Any], parts: Sequence[Part
         yield result
 
 
-def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
-             a_fields: list[str] | None = None, a_id_field: str | None = None,
-             a_options: ReadOptions = ReadOptions(role="a"),
+def run_dask(a_rows: list[Row], b_patterns: Sequence[str], settings: Settings, *,
              b_fields: list[str] | None = None, b_id_field: str | None = None,
              b_options: ReadOptions = ReadOptions(role="b"),
              scheduler: str | None = None, workers: int | None = None,
              blocksize: int = DEFAULT_BLOCKSIZE,
              on_progress: Callable[[Progress], object] | None = None,
              definitions: bool = False) -> DistributedResult:
-    """Read A, start (or join) a cluster, and run :func:`check_distributed`.
+    """Start (or join) a cluster and run :func:`check_distributed` of A's rows.
 
     ``scheduler``: the address of a running scheduler; without one a local
     cluster of ``workers`` processes (default: one per core) is started and
@@ -608,7 +605,6 @@ def run_dask(a_path: str, b_patterns: Sequence[str], settings: Settings, *,
     """
     from dask.distributed import Client, LocalCluster
 
-    a_rows = load_rows([a_path], a_fields, a_id_field, a_options)
     b_paths = expand_paths(b_patterns)
     cluster = None
     if scheduler:

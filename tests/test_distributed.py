@@ -157,6 +157,19 @@ def test_command_line_dask_engine_writes_the_same_csv(tmp_path):
     assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
 
 
+def test_command_line_dask_engine_says_what_it_read_of_a_and_what_it_left_out(tmp_path):
+    squad = FIXTURES / "page"
+    a, b = str(squad / "squad.json"), str(squad / "squad-corpus.jsonl")
+    out, err = io.StringIO(), io.StringIO()
+    assert main([a, b, "--engine", "dask", "--workers", "1"], out, err) == 0, err.getvalue()
+    said = err.getvalue().splitlines()
+    assert said[0].startswith(f"A {a}: 4 rows, text from data.paragraphs.context, id from id")
+    assert [line for line in said if line.startswith("Note: ")] == [
+        f"Note: {a}: Nothing was flagged in data.paragraphs.context, the text of file A "
+        "checked. File A also holds question (16 tokens per row), not checked: a leak of it "
+        "would not show here. Check question with --a-field question."]
+
+
 @pytest.mark.parametrize("seed, formats, short_min, max_b_rows", [
     (5, ["jsonl", "csv", "jsonl.zst"], 3, None),
     (6, ["jsonl", "parquet", "jsonl"], 2, 2),
