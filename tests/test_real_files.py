@@ -337,3 +337,15 @@ def test_other_text_fields_leave_out_the_chosen_labels_ids_and_short_fields():
     assert unchecked_text_notice("B", ["passage"], other_text_fields(stats, ["passage"])) == (
         "Nothing was flagged in passage, the text of file B searched. File B also holds "
         "question (12 tokens per row), not searched: text of file A in it would not be found.")
+
+
+def test_a_chosen_path_prefix_covers_every_field_under_it():
+    table = read_table(
+        b'{"question": {"stem": "Which gas do the green leaves of plants take in from the air '
+        b'around them?", "choices": [{"text": "carbon dioxide gas"}, {"text": "oxygen gas"}]}, '
+        b'"fact": "Plants take in carbon dioxide through small openings in their leaves."}\n',
+        "arc.jsonl")
+    stats = field_stats(table)
+    assert [s.name for s in other_text_fields(stats, ["question"])] == ["fact"]
+    assert "question.stem" in [s.name for s in other_text_fields(stats, ["fact"])]
+
