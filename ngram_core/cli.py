@@ -207,17 +207,23 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
 
 
 def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
-    """When nothing was flagged, each file's text fields the check left out, with the
-    flag that checks them."""
+    """When nothing was flagged, the text fields the check left out, with the flag
+    that checks them: for A, and for the first B file holding any (with how many
+    other B files do too: B may be hundreds of shards)."""
     if result.summary.flagged:
         return []
     notes = []
-    for role, read in reads:
+    for role in ("A", "B"):
+        holding = [read for r, read in reads if r == role and read.other_text]
+        if not holding:
+            continue
+        read = holding[0]
+        name = read.other_text[0].name
         notice = unchecked_text_notice(role, read.text_fields, list(read.other_text))
-        if notice:
-            name = read.other_text[0].name
-            notes.append(f"Note: {read.path}: {notice} Check {name} with "
-                         f"--{role.lower()}-field {shlex.quote(name)}.")
+        more = (f" {len(holding) - 1} more B file{'s' if len(holding) > 2 else ''} "
+                "hold other text too." if len(holding) > 1 else "")
+        notes.append(f"Note: {read.path}: {notice} Check {name} with "
+                     f"--{role.lower()}-field {shlex.quote(name)}.{more}")
     return notes
 
 

@@ -114,3 +114,22 @@ def test_a_result_that_flags_rows_has_no_such_note():
     code, out, err = run(A, B)          # the worked example: 66.7 % flagged
     assert "Rows flagged: 66.7%" in out
     assert "Note: " not in err
+
+
+def test_the_note_on_b_names_its_first_file_and_counts_the_others(tmp_path):
+    record = {"id": "1", "prompt": "Answer the question about the moon landing in the summer "
+              "of that year please", "completion": "The crew of Apollo eleven landed on the "
+              "Moon in July of nineteen sixty nine and walked there for hours."}
+    shards = []
+    for k in range(3):
+        path = tmp_path / f"train-{k}.jsonl"
+        path.write_text(json.dumps(record) + "\n")
+        shards.append(str(path))
+    code, out, err = run(str(SQUAD / "squad.json"), *shards, "--a-field", "question")
+    assert "Rows flagged: 0.0%" in out
+    notes = [line for line in err.splitlines() if line.startswith("Note: ")]
+    assert notes[-1] == (
+        f"Note: {shards[0]}: Nothing was flagged in completion, the text of file B searched. "
+        "File B also holds prompt (14 tokens per row), not searched: text of file A in it "
+        "would not be found. Check prompt with --b-field prompt. 2 more B files hold other "
+        "text too.")
