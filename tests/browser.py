@@ -70,8 +70,10 @@ class Watch:
         return found
 
 
-def open_page(context, base: str, query: str = ""):
-    """Open the page, wait for the ready marker; returns (page, watch).
+def open_page(context, base: str, query: str = "", prepare=None, example=True):
+    """Open the page, wait for the ready marker (and, with ``example``, the worked
+    example's result); returns (page, watch). ``prepare(page)`` runs before the
+    page is loaded (to route requests).
 
     A renderer that crashes while the page starts (Chromium's "Page crashed",
     seen once in several hundred starts on this machine, never the same test
@@ -82,6 +84,8 @@ def open_page(context, base: str, query: str = ""):
         page = context.new_page()
         watch = Watch(base)
         watch.attach(page)
+        if prepare is not None:
+            prepare(page)
         try:
             page.goto(f"{base}/{query}")
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
@@ -93,7 +97,8 @@ def open_page(context, base: str, query: str = ""):
             with contextlib.suppress(PlaywrightError):
                 page.close()
     watch.ready = True
-    wait_for_run(page, 0)                   # the worked example's result is drawn
+    if example:
+        wait_for_run(page, 0)               # the worked example's result is drawn
     return page, watch
 
 

@@ -12,8 +12,8 @@ import gzip
 
 import pytest
 
-from browser import Watch, site, wait_for_run  # noqa: F401 (fixtures)
-from scripts.chromium import DIST, READY, TIMEOUT_MS
+from browser import open_page, site  # noqa: F401 (fixtures)
+from scripts.chromium import DIST
 
 PYODIDE = DIST / "vendor" / "pyodide"
 OPTIONAL = ("snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz")
@@ -23,19 +23,15 @@ def started(browser, base, missing=None, damaged=None):
     """Open the page (``missing``: a file the host answers 404 for; ``damaged``: one
     it answers with a gzipped file of other bytes); returns what it showed for the
     worked example, the files it fetched and the problems seen."""
+    def prepare(page):
+        if missing:
+            page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
+        if damaged:
+            page.route(f"**/{damaged}", lambda route: route.fulfill(
+                status=200, body=gzip.compress(b"NGS1 is not enough" * 100)))
+
     context = browser.new_context()
-    page = context.new_page()
-    watch = Watch(base)
-    watch.attach(page)
-    if missing:
-        page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
-    if damaged:
-        page.route(f"**/{damaged}", lambda route: route.fulfill(
-            status=200, body=gzip.compress(b"NGS1 is not enough" * 100)))
-    page.goto(base + "/")
-    page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
-    watch.ready = True
-    wait_for_run(page, 0)
+    page, watch = open_page(context, base, prepare=prepare)
     shown = (page.inner_text("#flagged-figure"), page.inner_text("#counted"),
              page.inner_text("#rows-table"))
     fetched = [r.url.split("?")[0].rsplit("/", 1)[-1] for r in watch.requests]
