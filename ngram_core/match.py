@@ -298,9 +298,11 @@ def search_each_steps(by_prefix: ShortRows, buf: bytes, offsets: list[int]):
 def contained_steps(a: TokenizedRows, b: TokenizedRows, n: int, short_min: int):
     """Short A rows found whole inside one B row: ``{a_row: (b_row, b_start)}``.
 
-    B is scanned once in file order: each window of ``short_min`` tokens is
-    looked up among the short rows' first ``short_min`` tokens and a hit is
-    compared in full, so the first B row and the earliest position win. With
+    Up to :data:`SEARCH_EACH_MAX` short rows, each is searched for in B's buffer
+    (:func:`search_each_steps`); with more, B is scanned once in file order: each
+    window of ``short_min`` tokens is looked up among the short rows' first
+    ``short_min`` tokens and a hit is compared in full. Either way the first B
+    row and the earliest position win. With
     n = 5 and short_min = 2, A row ``c d e`` is contained in B row
     ``b c d e f`` at token 1::
 
@@ -313,11 +315,11 @@ def contained_steps(a: TokenizedRows, b: TokenizedRows, n: int, short_min: int):
         {0: (1, 1)}
     """
     by_prefix = short_rows_by_prefix(a, n, short_min)
-    found: dict[int, tuple[int, int]] = {}
     wanted = sum(map(len, by_prefix.values()))
-    pacer = Pacer()
     if wanted <= SEARCH_EACH_MAX:
         return (yield from search_each_steps(by_prefix, b.buffer, b.offsets))
+    found: dict[int, tuple[int, int]] = {}
+    pacer = Pacer()
     for b_row in range(len(b.offsets) - 1 if wanted else 0):
         for a_row, b_start in contained_in_row(by_prefix, short_min, b.buffer,
                                                b.offsets[b_row], b.offsets[b_row + 1]):

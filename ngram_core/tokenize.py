@@ -426,6 +426,12 @@ def _pieces(text: str, size: int = PIECE_CHARS):
         yield text[start:]
 
 
+def _keeps_every_token(text: str) -> bool:
+    """Whether no token of ``text`` can normalize to nothing, whatever the layers:
+    true of ASCII text (no format characters, no combining marks)."""
+    return text.isascii()
+
+
 class _Vocabulary(dict):
     """Raw token -> id of its normalized form (-1 when that is empty), filled on demand."""
 
@@ -455,7 +461,10 @@ class _Vocabulary(dict):
     def may_drop(self, text: str) -> bool:
         """Whether a token of ``text`` (whose tokens this vocabulary has seen) may be
         one that normalizes to nothing: only if the text holds a character of such
-        a token. A frozen vocabulary has not seen them: always True."""
+        a token. A frozen vocabulary has not seen them: True unless the text
+        cannot hold one at all."""
+        if _keeps_every_token(text):
+            return False
         if self.frozen:
             return True
         if not self.dropped:
@@ -523,13 +532,13 @@ class Tokenizer:
         return ids
 
     def count(self, text: str) -> int:
-        """``len(self.ids(text))``, without normalizing ASCII text (no ASCII token
-        normalizes to nothing).
+        """``len(self.ids(text))``, without normalizing text whose tokens are all kept
+        (ASCII text).
 
         >>> Tokenizer().count("Fact: the MOON,"), Tokenizer().count("a \u00ad b")
         (3, 2)
         """
-        if text.isascii():
+        if _keeps_every_token(text):
             return len(self._pattern.findall(text))
         return len(self.ids(text))
 
@@ -542,7 +551,7 @@ class Tokenizer:
         """
         vocab = self._vocab
         raw = self._pattern.spans(text, limit)
-        if text.isascii():                   # no ASCII token normalizes to nothing
+        if _keeps_every_token(text):
             return len(raw)
         kept = sum(vocab[text[s:e]] >= 0 for s, e in raw)
         if kept == len(raw):                 # nothing dropped: the first `limit` are kept
