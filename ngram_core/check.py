@@ -108,11 +108,14 @@ def _stage(stage: str, total: int, steps: Generator[int, None, R]) -> Generator[
 
 
 def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),
-                cache: CheckCache | None = None, b_files: RowFiles | None = None
+                cache: CheckCache | None = None, b_files: RowFiles | None = None,
+                fields: tuple[Sequence[str], Sequence[str]] = ((), ())
                 ) -> Generator[Progress, None, CheckResult]:
     """Check A rows against B rows; yields Progress, returns a CheckResult.
 
-    ``b_files`` says which file each B row came from, when B is several files."""
+    ``b_files`` says which file each B row came from, when B is several files;
+    ``fields``: the text fields read from A and from B, for the summary to name
+    (and to give A's figures per field)."""
     cache = cache if cache is not None else CheckCache()
     tokenizer = cache.tokenizer_for(settings)
     if cache.a_rows is not a_rows or cache.a is None:
@@ -142,12 +145,15 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
     matches = cache.matches
     yield Progress("offsets", len(matches), len(matches))
     summary = summarize(matches, settings, tokenizer, b_rows=len(b_rows),
-                        windows_capped=index.capped, windows_ignored=index.ignored)
+                        windows_capped=index.capped, windows_ignored=index.ignored,
+                        a_rows=a_rows, part_ends=a.part_ends, a_fields=fields[0],
+                        b_fields=fields[1])
     return CheckResult(settings, a_rows, tokenizer, matches, summary,
                        b_rows=b_rows, a=a, b=b, index=index, b_files=b_files)
 
 
 def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),
-              b_files: RowFiles | None = None) -> CheckResult:
+              b_files: RowFiles | None = None,
+              fields: tuple[Sequence[str], Sequence[str]] = ((), ())) -> CheckResult:
     """:func:`check_steps` run to the end."""
-    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files))
+    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files, fields=fields))

@@ -23,12 +23,15 @@ from .clean_split import CLEAN_BY
 from .contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
                             score_column, score_report)
 from .errors import InputError
-from .fields import unchecked_text_notice
-from .files import FileRead, load_rows_by_file, parse_size, read_file_bytes, read_path_table
+from .fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
+                     unchecked_text_notice)
+from .files import (FileRead, fields_of, load_rows_by_file, parse_size, read_file_bytes,
+                    read_path_table)
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
 from .table import TEXT_ROWS, ReadOptions
-from .report import cap_notice, counted_table, flagged_figure, headline, percent, settings_line
+from .report import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
+                     settings_line)
 from .result import Report
 from .settings import SHORT_MIN_DEFAULT, Settings
 from .steps import run_steps
@@ -185,13 +188,14 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
     read from each file (``("A", read)``, ...; said on ``stderr`` too)."""
     blocksize = parse_size(args.blocksize, "--blocksize")
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
-    a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options,
-                                           settings.n)
+    a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options)
     reads = [("A", a) for a in a_reads]
+    like = None if args.a_field else a_reads[0].text_fields    # same schema, same text
     if args.engine == "dask":                  # B stays with the workers: only A is described
         stderr.write(describe_read("A", a_reads[0]) + "\n")
         from .distributed import run_dask
-        return run_dask(a_rows, args.b, settings, b_fields=args.b_field,
+        return run_dask(a_rows, args.b, settings, a_fields=a_reads[0].text_fields,
+                        b_fields=args.b_field, b_like=like,
                         b_id_field=args.b_id_field, b_options=b_options,
                         scheduler=args.scheduler, workers=args.workers, blocksize=blocksize,
                         on_progress=bar,
@@ -199,11 +203,33 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
                             args.definitions, bool(args.score_field or args.scores),
                             args.clean_by)), reads
     b_rows, b_files, b_reads = load_rows_by_file(args.b, args.b_field, args.b_id_field,
-                                                 b_options, settings.n)
+                                                 b_options, like)
     reads += [("B", b) for b in b_reads]
     for role, read in reads:
         stderr.write(describe_read(role, read) + "\n")
-    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files), bar), reads
+    fields = (fields_of(a_reads), fields_of(b_reads))
+    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files, fields=fields),
+                     bar), reads
+
+
+def short_warnings(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
+    """The files whose rows are mostly too short to match, counted from the check's
+    own tokens (every row; for B, only where the check holds B's tokens)."""
+    s = result.summary
+    counts: list[tuple[FileRead, ShortCount]] = [
+        (reads[0][1], ShortCount(s.rows, s.blank, s.short, s.n))]
+    b = getattr(result, "b", None)
+    b_reads = [read for role, read in reads if role == "B"]
+    if b is not None and b_reads:
+        starts = result.b_files.starts if result.b_files else (0,)
+        counts += zip(b_reads, run_steps(count_files_steps(b.rows, b.offsets, starts, s.n)))
+    out = []
+    for read, count in counts:
+        warning = short_rows_warning(count, read.text_fields,
+                                     longer_fields(list(read.stats), s.n, read.text_fields))
+        if warning:
+            out.append(f"Warning: {read.path}: {warning}")
+    return out
 
 
 def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
@@ -230,10 +256,21 @@ def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> l
 def describe_read(role: str, read: FileRead) -> str:
     """``"A test.csv: 120 rows, text from contents, id from Doc ID; semicolon-separated..."``"""
     ident = read.id_field if read.id_field is not None else "(row numbers)"
-    parts = [f"{role} {read.path}: {read.rows:,} rows, text from {', '.join(read.text_fields)}, "
+    parts = [f"{role} {read.path}: {read.rows:,} rows, text from {' + '.join(read.text_fields)}, "
              f"id from {ident}", *read.notes]
-    line = "; ".join(parts) + "."
-    return line + (f"\n  Warning: {read.warning}" if read.warning else "")
+    return "; ".join(parts) + "."
+
+
+def render_field_table(result: Report) -> str:
+    """A's figures per text field, as a few aligned lines (empty for one field)."""
+    table = field_table(result.summary)
+    if not table:
+        return ""
+    rows = [("Field of A", "Tokens", "Dirty", "Rows matched"), *table]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    return "\n".join("  " + "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                                     for i, (cell, w) in enumerate(zip(r, widths)))
+                     for r in rows) + "\n"
 
 
 def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptions) -> dict:
@@ -286,8 +323,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as f:
             f.write(result.csv())
-    for note in unchecked_text_notes(result, reads):
+    for note in short_warnings(result, reads) + unchecked_text_notes(result, reads):
         stderr.write(note + "\n")
+    stderr.write(render_field_table(result))
     if args.json:
         stdout.write(json.dumps({**result.summary.as_dict(), **extra}, ensure_ascii=False)
                      + "\n")

@@ -52,8 +52,9 @@ from .definitions import (Definitions, Findings, Probe, finalize_steps, find_ste
 from .export import RowFiles
 from .index import build_index, count_rows_steps
 from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, coverage,
+                    covered_runs, dirty_by_part,
                     short_rows_by_prefix)
-from .fields import detect_id_field, detect_text_fields, select_rows
+from .fields import choose_fields, field_stats, select_rows
 from .readers import format_from_name, read_table
 from .table import ReadOptions, Row
 from .report import summarize
@@ -434,23 +435,25 @@ class DistributedResult(Report):
         return self.b_ids[b_row]
 
 
-def _field_choice(part: Partition, fields: list[str] | None,
-                  id_field: str | None) -> tuple[list[str], str]:
-    """The text and id fields of one B file, detected as the single-machine path does,
-    from its first MiB (or first 1,000 Parquet rows): the client never reads B whole."""
+def _field_choice(part: Partition, fields: list[str] | None, id_field: str | None,
+                  like: Sequence[str] | None = None) -> tuple[list[str], str]:
+    """The text and id fields of one B file, chosen as the single-machine path does
+    (:func:`~ngram_core.fields.choose_fields`), from its first MiB (or first 1,000
+    Parquet rows): the client never reads B whole."""
     if fields and id_field:
         return fields, id_field
     try:
         table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
     except InputError:            # e.g. a quoted CSV field cut at the sample's end
         table = read_path_table(part.path, part.options)
-    detected = id_field if id_field is not None else detect_id_field(table)
-    return fields or detect_text_fields(table), detected or ""
+    choice = choose_fields(table, field_stats(table), fields, id_field, like)
+    return choice.text_fields, choice.id_field or ""
 
 
 def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings: Settings,
              total: Combined, parts: Sequence[Partition],
-             windows_ignored: int = 0) -> DistributedResult:
+             windows_ignored: int = 0,
+             fields: tuple[Sequence[str], Sequence[str]] = ((), ())) -> DistributedResult:
     """Turn the combined partials into per-row matches, the summary and the CSV."""
     n = settings.n
     parts_paths = {part.file_index: part.path for part in parts}
@@ -482,6 +485,9 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
             row_starts = starts_by_row[r]
             m.windows = len(row_starts)
             m.dirty = coverage(row_starts, n)
+            if r in a.part_ends:
+                m.field_dirty = dirty_by_part(covered_runs([q - start for q in row_starts], n),
+                                              a.part_ends[r])
             best = total.best[r]
             key = best.key
             m.span = -key.neg_windows + n - 1
@@ -495,7 +501,8 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
                 m.b_row - file_first[part.file_index] + 1)
         matches.append(m)
     summary = summarize(matches, settings, tokenizer, b_rows=running, windows_capped=0,
-                        windows_ignored=windows_ignored)
+                        windows_ignored=windows_ignored, a_rows=a_rows, part_ends=a.part_ends,
+                        a_fields=fields[0], b_fields=fields[1])
     b_files = RowFiles(tuple(file_first[i] for i in sorted(file_first)),
                        tuple(parts_paths[i] for i in sorted(file_first)))
     return DistributedResult(settings, a_rows, tokenizer, matches, summary, b_ids=b_ids,
@@ -503,7 +510,8 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
 
 
 def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
-                      settings: Settings, *, b_fields: list[str] | None = None,
+                      settings: Settings, *, a_fields: Sequence[str] = (),
+                      b_fields: list[str] | None = None, b_like: Sequence[str] | None = None,
                       b_id_field: str | None = None,
                       b_options: ReadOptions = ReadOptions(role="b"),
                       blocksize: int = DEFAULT_BLOCKSIZE,
@@ -516,14 +524,15 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
     holding each of A's windows, then to walk it without the windows found in
     more than that many rows. ``on_progress`` is called with a
     :class:`~ngram_core.check.Progress` of stage ``"stream B"`` as partitions
-    finish.
+    finish. ``a_fields``: the text fields A was read from; ``b_like``: A's
+    detected text fields, read from B too where it has them all.
     """
     parts = plan_partitions(b_paths, b_options, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
     choices: dict[int, tuple[list[str], str]] = {}
     for part in parts:
         if part.file_index not in choices:
-            choices[part.file_index] = _field_choice(part, b_fields, b_id_field)
+            choices[part.file_index] = _field_choice(part, b_fields, b_id_field, b_like)
     passes = 1 if settings.max_b_rows is None else 2
 
     def report(done: int) -> None:
@@ -545,7 +554,8 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
                                                     index), (passes - 1) * len(parts) + 1):
         total.add(partial)
         report(done)
-    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored))
+    read = (a_fields, list(dict.fromkeys(f for fields, _ in choices.values() for f in fields)))
+    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read)
     if definitions:
         result.definitions = _definitions(client, a_rows, parts, choices)
     return result
@@ -591,7 +601,8 @@ def _over_partitions(client: Any, work: Callable[..., Any], parts: Sequence[Part
 
 
 def run_dask(a_rows: list[Row], b_patterns: Sequence[str], settings: Settings, *,
-             b_fields: list[str] | None = None, b_id_field: str | None = None,
+             a_fields: Sequence[str] = (), b_fields: list[str] | None = None,
+             b_like: Sequence[str] | None = None, b_id_field: str | None = None,
              b_options: ReadOptions = ReadOptions(role="b"),
              scheduler: str | None = None, workers: int | None = None,
              blocksize: int = DEFAULT_BLOCKSIZE,
@@ -614,8 +625,8 @@ def run_dask(a_rows: list[Row], b_patterns: Sequence[str], settings: Settings, *
                                processes=True, dashboard_address=None)
         client = Client(cluster)
     try:
-        return check_distributed(client, a_rows, b_paths, settings, b_fields=b_fields,
-                                 b_id_field=b_id_field, b_options=b_options,
+        return check_distributed(client, a_rows, b_paths, settings, a_fields=a_fields,
+                                 b_fields=b_fields, b_like=b_like, b_id_field=b_id_field, b_options=b_options,
                                  blocksize=blocksize, on_progress=on_progress,
                                  definitions=definitions)
     finally:

@@ -26,6 +26,8 @@ from .report import flag_rule
 CSV_COLUMNS = ("a_row", "a_id", "tokens", "dirty_tokens", "dirty_share", "flagged",
                "longest_span", "windows", "b_row", "b_id", "a_span_start", "a_span_end",
                "b_span_start", "b_span_end", "duplicate_of")
+#: The every-row CSV's last column when A was read from several text fields.
+MATCHED_FIELDS_COLUMN = "matched_fields"
 #: The every-row CSV (``--rows-csv``).
 ROWS_CSV_COLUMNS = ("a_row", "a_id", "status", "tokens", "dirty_tokens", "dirty_share",
                     "flagged", "longest_span", "windows", "b_row", "b_id", "duplicate_of",
@@ -122,9 +124,15 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
     the ``contained_`` cells for contained short rows (offsets into the B
     row); ``b_file`` names the file of ``b_row``, or of ``contained_in``. With
     ``definitions``, one column more per published definition (``true``/``false``,
-    llama2 its unrounded share; empty where the row is not considered).
+    llama2 its unrounded share; empty where the row is not considered). When
+    A was read from several text fields (its rows have ``parts``), a last
+    column ``matched_fields`` names the fields holding a matched token,
+    separated by ``|`` (``context|question``).
     """
+    a_rows = list(a_rows)
+    by_field = any(row.parts for row in a_rows)
     extra = DEFINITION_COLUMNS if definitions is not None else ()
+    extra += (MATCHED_FIELDS_COLUMN,) if by_field else ()
     lines = [csv_line(ROWS_CSV_COLUMNS + extra)]
     is_flagged_row = flag_rule(threshold)
     for m in matches:
@@ -141,8 +149,23 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
             m.row + 1, neutralize(a_rows[m.row].id), m.status, m.tokens, *checked,
             "" if m.duplicate_of is None else m.duplicate_of + 1, *contained,
             _file_cell(b_files, file_row),
-            *(definitions.cells(m.row) if definitions is not None else ()))))
+            *(definitions.cells(m.row) if definitions is not None else ()),
+            *((matched_fields(a_rows[m.row], m),) if by_field else ()))))
     return "".join(lines)
+
+
+def matched_fields(row: Row, m: RowMatch) -> str:
+    """The fields of a row holding a matched token, ``|``-separated (``""``: none)::
+
+        >>> row = Row(1, "1", "p\\nq", (("passage", 0, 1), ("question", 2, 3)))
+        >>> matched_fields(row, RowMatch(0, CHECKABLE, 2, 1, 2, field_dirty=(1, 1)))
+        'passage|question'
+    """
+    if m.field_dirty is None:
+        if m.dirty and len(row.parts) == 1:
+            return neutralize(row.parts[0][0])
+        return ""
+    return neutralize("|".join(name for (name, _, _), d in zip(row.parts, m.field_dirty) if d))
 
 
 def _file_cell(b_files: RowFiles | None, b_row: int | None) -> str:

@@ -1,31 +1,46 @@
 r"""Stage 1b: a :class:`~ngram_core.readers.Table`'s fields -> the text and id fields -> Rows.
 
-The text field is chosen by what the fields hold, not by their names: the
-scalar string field with the most tokens per row (over the first
-:data:`SAMPLE_ROWS` records, counted with the loose tokenizer the check uses)
-wins; fields of ids, URLs, numbers or a few repeated labels never do, and a
-field made from a list comes only after every scalar one. A file where no
-field holds text is refused with its fields named, rather than checked on the
-wrong column. :func:`field_stats` gives the page and the command what each
-field holds; :func:`count_short_rows` and :func:`short_rows_warning` say when
-the chosen field is too short to ever match::
+**The text of a row is every text field it has**, joined with a newline in
+the file's field order (fields from an object enclosing the rows, such as
+SQuAD's passage, first: a passage, then its question). What a field holds is
+judged by content over the first :data:`SAMPLE_ROWS` records (tokens counted
+with the loose tokenizer the check uses), never by name alone: ids, URLs,
+numbers and categories (a short value repeated over rows, such as a label or a
+subject) are left out, and so is a *fixed* field, the same text in nearly
+every row (an instruction or a system prompt says nothing about the item and
+would match any training file holding it). A long text repeated over a few
+rows (a passage shared by its questions) is text. A file where no field holds
+text falls back to its best category, else is refused with its fields named,
+rather than checked on the wrong column. Windows may cross the joins, so a
+training document holding a question followed by its answer matches across
+them; each row's ``parts`` say which field each character came from.
+
+:func:`field_stats` gives the page and the command what each field holds;
+:func:`choose_fields` decides a file's text and id fields (the same text
+fields as the other file when it has them all); :func:`count_files` and
+:func:`short_rows_warning` say when the text is too short to ever match::
 
     >>> from ngram_core.readers import read_table
     >>> t = read_table(b'url,title,contents\n'
-    ...                b'https://a.org/1,Moon,"The Apollo 11 crew landed on the Moon in 1969."\n'
-    ...                b'https://a.org/2,Sun,"The Sun is a star at the centre of our system."\n',
+    ...                b'https://a.org/1,Moon landing,"The Apollo 11 crew landed on the Moon."\n'
+    ...                b'https://a.org/2,The Sun,"The Sun is a star at the centre of our system."\n',
     ...                "pages.csv")
     >>> detect_text_fields(t), detect_id_field(t)
-    (['contents'], None)
+    (['title', 'contents'], None)
     >>> [(s.name, s.kind, s.tokens) for s in field_stats(t)]
-    [('url', 'url', 4.0), ('title', 'text', 1.0), ('contents', 'text', 10.5)]
-    >>> select_rows(t)[0]
-    Row(number=1, id='1', text='The Apollo 11 crew landed on the Moon in 1969.')
+    [('url', 'url', 4.0), ('title', 'text', 2.0), ('contents', 'text', 9.5)]
+    >>> row = select_rows(t)[0]
+    >>> row.text
+    'Moon landing\nThe Apollo 11 crew landed on the Moon.'
+    >>> row.parts
+    (('title', 0, 12), ('contents', 13, 51))
 """
 
 from __future__ import annotations
 
+import heapq
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -44,6 +59,15 @@ SAMPLE_ROWS = 200
 NEAR_TIE = 1.25
 #: Kinds of field that can be the text field, best first.
 TEXT_KINDS = ("text", "category")
+#: A text field of fewer tokens per row than this holds single words (a keyword, a
+#: title): it is not read by default beside a longer text field.
+WORD_TOKENS = 1.5
+#: A category's values are short: their mean length (distinct values) is at most this.
+CATEGORY_CHARS = 40
+#: A field is *fixed* when one text fills at least this share of its sampled values
+#: (over at least :data:`FIXED_MIN_ROWS` of them).
+FIXED_SHARE = 0.9
+FIXED_MIN_ROWS = 10
 
 _URL = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+\s*")
 _CODE = re.compile(r"\s*[!-~]*[0-9_#~/][!-~]*\s*")       # one ASCII "word" with a digit or _#~/
@@ -56,8 +80,9 @@ class FieldStats(NamedTuple):
     the field counts 0); ``sample`` is the first non-blank value, shortened;
     ``listed``: made from a list (values joined with newlines); ``outer``:
     from an object enclosing the rows (a JSON records path). ``kind`` is
-    ``text``, ``category`` (few distinct values repeated), ``id``, ``url``,
-    ``number``, ``other`` or ``empty`` (see :func:`_kind`).
+    ``text``, ``category`` (a short value repeated), ``fixed`` (the same text
+    in nearly every row), ``id``, ``url``, ``number``, ``other`` or ``empty``
+    (see :func:`_kind`); only ``text`` fields are read by default.
     """
     name: str
     tokens: float
@@ -82,7 +107,7 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
     the list of :class:`FieldStats`.
     """
     records = table.records[:sample]
-    id_field = detect_id_field(table)
+    id_field = id_like_field(table)
     listed, outer = set(table.list_fields), set(table.outer_fields)
     tokenizer = Tokenizer()
     out, pacer = [], Pacer()
@@ -101,6 +126,8 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
                 tokens += count
                 chars += len(text)
         kind = "id" if name == id_field else _kind(values)
+        if kind == "text" and name not in outer and _fixed(values):
+            kind = "fixed"
         n = max(len(records), 1)
         out.append(FieldStats(name, tokens / n, chars / n, _sample(values), name in listed,
                               name in outer, kind))
@@ -138,11 +165,18 @@ def _kind(values: list) -> str:
     numbers: ``number`` (``other`` when most are not numbers either, e.g.
     objects); every line of every string a URL: ``url``; every line an ASCII
     word holding a digit, ``_``, ``#``, ``~`` or ``/`` (``q1``,
-    ``Mercury_7175875``): ``id``; 10 or more strings with at most a fifth of
-    them distinct: ``category``; else ``text``::
+    ``Mercury_7175875``): ``id``; every line at most two ASCII characters
+    (``A``/``B``/``C``/``D``), or short values (at most :data:`CATEGORY_CHARS`
+    characters on average) repeated (10 or more strings with at most a fifth
+    of them distinct; in a smaller sample, at most half distinct):
+    ``category``; else ``text``. A passage repeated over its questions is
+    long, so it is text::
 
         >>> _kind(["q1", "q2", None]), _kind(["https://a.org/x"]), _kind(["Who am I?"])
         ('id', 'url', 'text')
+        >>> passage = "The Normans were the people who gave their name to Normandy."
+        >>> _kind(["neutral", "entailment"] * 5), _kind(["A", "C"]), _kind([passage] * 3)
+        ('category', 'category', 'text')
     """
     present = [v for v in values if v is not None and not (isinstance(v, str) and not v.strip())]
     if not present:
@@ -155,9 +189,31 @@ def _kind(values: list) -> str:
         return "url"
     if all(_CODE.fullmatch(line) for line in lines):
         return "id"
-    if len(strings) >= 10 and len(set(strings)) * 5 <= len(strings):
+    distinct = set(strings)
+    if all(len(line) <= 2 and line.isascii() for line in lines):
+        return "category"                        # A, B, C, D; yes/no codes; "A\nB\nC\nD"
+    repeated = (len(distinct) * 5 <= len(strings) if len(strings) >= 10 else
+                len(distinct) * 2 <= len(strings))
+    if repeated and sum(map(len, distinct)) <= CATEGORY_CHARS * len(distinct):
         return "category"
     return "text"
+
+
+def _fixed(values: list) -> bool:
+    """One text in at least :data:`FIXED_SHARE` of the present values, over at least
+    :data:`FIXED_MIN_ROWS` of them: an instruction or a system prompt, the same in
+    every row::
+
+        >>> _fixed(["Answer the question below, step by step."] * 10 + ["Other."])
+        True
+        >>> _fixed(["A passage."] * 9)      # too few rows to say
+        False
+    """
+    present = [v for v in values if isinstance(v, str) and v.strip()]
+    if len(present) < FIXED_MIN_ROWS:
+        return False
+    top = Counter(present).most_common(1)[0][1]
+    return top >= FIXED_SHARE * len(present)
 
 
 def _sample(values: list, width: int = 60) -> str:
@@ -185,26 +241,61 @@ def _id_candidates(table: Table) -> list[str]:
     return named + suffixed
 
 
-def _unique(table: Table, name: str) -> bool:
-    values = [r.get(name) for r in table.records[:SAMPLE_ROWS]]
+def _unique(table: Table, name: str, records: list | None = None) -> bool:
+    values = [r.get(name) for r in (table.records[:SAMPLE_ROWS] if records is None else records)]
     if any(v is None for v in values):
         return False
     texts = [value_text(v) for v in values]
     return len(set(texts)) == len(texts)
 
 
-def detect_id_field(table: Table) -> str | None:
-    """The id field: of the fields named like ids (:func:`_id_candidates`), the
-    first whose sampled values are all present and different, else the first.
-
-    ``{"source_id": "v1", "ind": 7, ...}`` with ``source_id`` repeating ->
-    ``"ind"``; no field named like an id -> None (rows are numbered).
-    """
+def id_like_field(table: Table) -> str | None:
+    """The field that looks like the id over the sampled records (the first of
+    :func:`_id_candidates` unique there, else the first): its kind is ``id``, and
+    it is the key a results file joins on (``doc_id`` repeats over tasks)."""
     candidates = _id_candidates(table)
     for name in candidates:
         if _unique(table, name):
             return name
     return candidates[0] if candidates else None
+
+
+class IdChoice(NamedTuple):
+    """The id field detected (None: rows are numbered) and, when a field named
+    like an id was passed over because its values repeat, the sentence saying so."""
+    field: str | None
+    note: str | None = None
+
+
+def id_field_choice(table: Table) -> IdChoice:
+    """The id field: of the fields named like ids (:func:`_id_candidates`), the
+    first whose values are present and different in every row of the file.
+    When none is, rows are numbered and the note names the field passed over::
+
+        >>> t = Table("t.tsv", "tsv", ["id", "s"], [{"id": "1", "s": "x"}, {"id": "1", "s": "y"}])
+        >>> id_field_choice(t)
+        IdChoice(field=None, note="the id field 'id' repeats (1 distinct value in 2 rows): rows are numbered instead")
+    """
+    candidates = _id_candidates(table)
+    for name in candidates:
+        if _unique(table, name, table.records):
+            return IdChoice(name)
+    if not candidates:
+        return IdChoice(None)
+    first = candidates[0]
+    distinct = len({value_text(r.get(first)) for r in table.records if r.get(first) is not None})
+    return IdChoice(None, f"the id field {value_text(first)!r} repeats ({distinct:,} distinct "
+                          f"value{'' if distinct == 1 else 's'} in {len(table):,} rows): "
+                          f"rows are numbered instead")
+
+
+def detect_id_field(table: Table) -> str | None:
+    """The id field (see :func:`id_field_choice`), or None: rows are numbered.
+
+    ``{"source_id": "v1", "ind": 7, ...}`` with ``source_id`` repeating ->
+    ``"ind"``; no field named like an id, or every one repeating -> None.
+    """
+    return id_field_choice(table).field
 
 
 def _name_rank(name: str) -> int:
@@ -213,7 +304,8 @@ def _name_rank(name: str) -> int:
 
 
 def rank_text_fields(stats: list[FieldStats]) -> list[FieldStats]:
-    """The fields that can be the text field, best first.
+    """The fields that could be the text, best first (the fallback when no field is
+    ``text``, and the order of the notices about fields left out).
 
     Tiers, in order: scalar ``text`` fields, list-made ``text`` fields, scalar
     ``category`` fields, list-made ``category`` fields (ids, URLs, numbers and
@@ -234,34 +326,65 @@ def _tier(s: FieldStats) -> tuple[int, bool]:
 
 
 def _order_tier(group: list[FieldStats]) -> list[FieldStats]:
-    """One tier ordered: repeatedly take the best of the near-tied leaders."""
-    rest, ordered = list(group), []
-    while rest:
-        top = max(s.tokens for s in rest)
-        near = [s for s in rest if s.tokens * NEAR_TIE >= top]
-        best = min(near, key=lambda s: (-s.chars, _name_rank(s.name), rest.index(s)))
-        ordered.append(best)
-        rest.remove(best)
+    """One tier ordered: repeatedly take the best of the near-tied leaders.
+
+    Fields are taken most tokens first; the leaders near-tied with the best
+    left (within :data:`NEAR_TIE`) wait in a heap by characters, name and
+    field order, so the whole is O(k log k) in the tier's k fields."""
+    by_tokens = sorted(range(len(group)), key=lambda i: -group[i].tokens)
+    waiting: list[tuple] = []         # (-chars, name rank, index): the near-tied leaders
+    pushed = done = 0                 # by_tokens[:pushed] waited; ordered: a set of indexes
+    ordered: list[FieldStats] = []
+    out: set[int] = set()
+    while len(ordered) < len(group):
+        while by_tokens[done] in out:
+            done += 1
+        top = group[by_tokens[done]].tokens        # the most tokens among those left
+        while pushed < len(by_tokens) and group[by_tokens[pushed]].tokens * NEAR_TIE >= top:
+            i = by_tokens[pushed]
+            heapq.heappush(waiting, (-group[i].chars, _name_rank(group[i].name), i))
+            pushed += 1
+        i = heapq.heappop(waiting)[2]
+        out.add(i)
+        ordered.append(group[i])
     return ordered
 
 
 def detect_text_fields(table: Table) -> list[str]:
-    """The text field chosen by content (see :func:`rank_text_fields`), as a list.
+    """The text fields chosen by content, in reading order (see the module's rule).
 
     ``{"id": "x1", "label": 3, "question": "Who?"}`` -> ``["question"]``.
     """
     return run_steps(detect_text_fields_steps(table))
 
 
+def reading_order(table: Table, names) -> list[str]:
+    """Fields in the order a row reads: those from enclosing objects (a passage)
+    first, then the row's own, each in the table's field order."""
+    wanted, outer = set(names), set(table.outer_fields)
+    return ([f for f in table.fields if f in wanted and f in outer] +
+            [f for f in table.fields if f in wanted and f not in outer])
+
+
 def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None):
     """:func:`detect_text_fields` as steps; pass ``stats`` when already computed.
 
-    A table of one field (plain text, an array of strings) uses it whatever
-    it holds unless it holds no strings or is the id. No field that can be
-    the text field: InputError naming the fields and what they hold.
+    Every ``text`` field, in :func:`reading_order`, but those of single words
+    (fewer than :data:`WORD_TOKENS` tokens per row: a keyword, a title, a
+    one-word answer) while a longer one exists: set between a question and
+    its options, a keyword would break every window running from one into
+    the other. With no ``text`` field, the best
+    category (:func:`rank_text_fields`); a table of one field (plain text, an
+    array of strings) uses it whatever it holds unless it holds no strings or
+    is the id. Nothing: InputError naming the fields and what they hold.
     """
     if stats is None:
         stats = yield from field_stats_steps(table)
+    text = [s for s in stats if s.kind == "text"]
+    if any(s.tokens >= WORD_TOKENS for s in text):
+        text = [s for s in text if s.tokens >= WORD_TOKENS]     # single words left out
+    if text:
+        return reading_order(table, [s.name for s in text])
     ranked = rank_text_fields(stats)
     if ranked:
         return [ranked[0].name]
@@ -272,8 +395,64 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     raise no_text_error(table, stats)
 
 
+class FieldSelection(NamedTuple):
+    """A file's text fields and id field (None: row numbers) as decided by
+    :func:`choose_fields`, with the sentences a person should read about the
+    choice (a fixed field left out, an id passed over)."""
+    text_fields: list[str]
+    id_field: str | None
+    notes: list[str]
+
+
+def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
+                        id_field: str | None = None, like=None):
+    """The text and id fields of one file (see :func:`choose_fields`), as steps."""
+    notes = [fixed_note(s) for s in stats if s.kind == "fixed"] if not text_fields else []
+    if text_fields:
+        chosen = list(text_fields)
+    elif reads_like(table, like):
+        chosen = list(like)
+    else:
+        chosen = yield from detect_text_fields_steps(table, stats)
+    if id_field is None:
+        ident = id_field_choice(table)
+        if ident.note:
+            notes.append(ident.note)
+        id_field = ident.field
+    return FieldSelection(chosen, id_field or None, notes)
+
+
+def reads_like(table: Table, like) -> bool:
+    """Whether a file has every one of ``like``, the other file's detected text
+    fields (the same schema), so that it reads them too."""
+    return bool(like) and all(f in table.fields for f in like)
+
+
+def choose_fields(table: Table, stats: list[FieldStats], text_fields=None,
+                  id_field: str | None = None, like=None) -> FieldSelection:
+    """The text and id fields of one file: those asked for, else detected.
+
+    ``text_fields``: the person's choice (None: detect). ``like``: the other
+    file's detected text fields; when this file has every one of them (the
+    same schema: a test and a train split), they are read here too, so both
+    sides read the same text. ``id_field``: the person's (``""``: row numbers;
+    None: :func:`id_field_choice`)::
+
+        >>> t = Table("t.tsv", "tsv", ["s1", "s2"], [{"s1": "a b", "s2": "c"}])
+        >>> choose_fields(t, field_stats(t), like=["s2", "s1"])
+        FieldSelection(text_fields=['s2', 's1'], id_field=None, notes=[])
+    """
+    return run_steps(choose_fields_steps(table, stats, text_fields, id_field, like))
+
+
+def fixed_note(s: FieldStats) -> str:
+    """The sentence for a fixed field left out of the text."""
+    return (f"{s.name} holds the same text in nearly every row ({s.sample}): left out of "
+            f"the text, as it says nothing about the row")
+
+
 _WHAT = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing", "other": "objects",
-         "category": "labels", "text": "text"}
+         "category": "labels", "text": "text", "fixed": "the same text in every row"}
 
 
 def no_text_error(table: Table, stats: list[FieldStats]) -> InputError:
@@ -308,9 +487,11 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
 
     A text field may be named by a path prefix, which stands for every field
     under it in order. Missing or null text fields are left out of the join;
-    a row with none is blank. ``id_field=None`` detects the id field and
-    ``""`` asks for none; without one the row number is the id. A field that
-    no record has raises an InputError naming the fields the file does have.
+    a row with none is blank. With two or more fields, each row's ``parts``
+    say where each field's text lies (one field: ``()``, the text is all
+    its). ``id_field=None`` detects the id field and ``""`` asks for none;
+    without one the row number is the id. A field that no record has raises
+    an InputError naming the fields the file does have.
     """
     asked = list(text_fields) if text_fields else (yield from detect_text_fields_steps(table))
     if id_field is None:
@@ -331,18 +512,33 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
 
 def _rows_steps(table: Table, fields: list[str], id_field: str | None):
     rows, any_text, pacer = [], False, Pacer()
+    several = len(fields) > 1
     for number, record in enumerate(table.records, 1):
         if pacer.due():
             yield number
-        parts = [value_text(record.get(f)) for f in fields if record.get(f) is not None]
-        any_text = any_text or bool(parts)
+        present = [(f, value_text(record.get(f))) for f in fields if record.get(f) is not None]
+        any_text = any_text or bool(present)
         ident = record.get(id_field) if id_field else None
-        rows.append(Row(number, str(number) if ident is None else value_text(ident),
-                        "\n".join(parts)))
+        ident = str(number) if ident is None else value_text(ident)
+        if several:
+            rows.append(Row(number, ident, "\n".join(t for _, t in present),
+                            _parts(present)))
+        else:
+            rows.append(Row(number, ident, present[0][1] if present else ""))
     if not any_text:
         raise InputError(table.source, f"no row has a value in the text field "
                                        f"{', '.join(map(repr, fields))}")
     return rows
+
+
+def _parts(present: list[tuple[str, str]]) -> tuple[tuple[str, int, int], ...]:
+    """``[("q", "Who?"), ("a", "Me")]`` -> ``(("q", 0, 4), ("a", 5, 7))``: each field's
+    ``[start, end)`` in the texts joined by a newline."""
+    parts, at = [], 0
+    for name, text in present:
+        parts.append((name, at, at + len(text)))
+        at += len(text) + 1
+    return tuple(parts)
 
 
 def _missing_field(table: Table, name: str, role: str) -> InputError:
@@ -376,12 +572,14 @@ def read_rows_steps(data: bytes, name: str, text_fields: list[str] | None = None
 class ShortCount(NamedTuple):
     """How many of the chosen rows can match windows of ``n`` tokens.
 
-    ``short`` rows have text but fewer than ``n`` tokens; ``blank`` rows none.
+    ``short`` rows have text but fewer than ``n`` tokens; ``blank`` rows none;
+    ``tokens``: all the rows' tokens (when counted from a check's tokens).
     """
     rows: int
     blank: int
     short: int
     n: int
+    tokens: int = 0
 
     @property
     def checkable(self) -> int:
@@ -413,6 +611,32 @@ def count_short_rows_steps(rows: list[Row], n: int):
         if pacer.due():
             yield blank + short
     return ShortCount(len(rows), blank, short, n)
+
+
+def count_files_steps(rows: list[Row], offsets, starts, n: int):
+    """Each file's rows counted exactly from a check's tokens: ``offsets`` are the
+    token offsets of ``rows`` (``TokenizedRows.offsets``), ``starts`` the first
+    row of each file (``RowFiles.starts``). Yields rows done; returns a
+    :class:`ShortCount` per file. Every row counts, so a file sorted by length
+    is judged as a whole, and the page and the command say the same numbers::
+
+        >>> rows = [Row(1, "1", "a b"), Row(2, "2", ""), Row(3, "3", "a b c")]
+        >>> run_steps(count_files_steps(rows, [0, 2, 2, 5], [0, 2], n=3))
+        [ShortCount(rows=2, blank=1, short=1, n=3, tokens=2), ShortCount(rows=1, blank=0, short=0, n=3, tokens=3)]
+    """
+    counts = []
+    ends = [*starts[1:], len(rows)]
+    for start, end in zip(starts, ends):
+        blank = short = 0
+        for r in range(start, end):
+            if rows[r].blank:
+                blank += 1
+            elif offsets[r + 1] - offsets[r] < n:
+                short += 1
+            if r % 4096 == 0:
+                yield r
+        counts.append(ShortCount(end - start, blank, short, n, offsets[end] - offsets[start]))
+    return counts
 
 
 def longer_fields(stats: list[FieldStats], n: int, chosen=()) -> list[FieldStats]:

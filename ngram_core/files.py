@@ -24,16 +24,11 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from .errors import InputError
 from .export import RowFiles
-from .steps import run_steps
-from .fields import (FieldStats, count_short_rows, detect_id_field, detect_text_fields_steps,
-                     field_stats, longer_fields, other_text_fields, select_rows,
-                     short_rows_warning)
+from .fields import FieldStats, choose_fields, field_stats, other_text_fields, select_rows
 from .readers import read_table
 from .table import ReadOptions, Row, Table, table_from_records
 
 COMPRESSED_SUFFIXES = (".gz", ".zst")
-#: Rows of each file whose token counts decide the "too short to match" warning.
-SHORT_SAMPLE_ROWS = 1000
 PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
@@ -152,17 +147,23 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
 
 class FileRead(NamedTuple):
     """What reading one file chose and found, for the command to say: its rows, the
-    text and id fields (detected or given; id None: row numbers), the reader's
-    notes (delimiter, header, which JSON array, encoding), a warning when
-    most rows are too short to match, and the file's other text fields (see
+    text and id fields (detected or given; id None: row numbers), the notes of
+    the reader (delimiter, header, which JSON array, encoding) and of the
+    choice (a fixed field left out, an id passed over), what each field holds,
+    and the file's other text fields (see
     :func:`~ngram_core.fields.other_text_fields`)."""
     path: str
     rows: int
     text_fields: list[str]
     id_field: str | None
     notes: list[str]
-    warning: str | None = None
+    stats: tuple[FieldStats, ...] = ()
     other_text: tuple[FieldStats, ...] = ()
+
+
+def fields_of(reads: Sequence[FileRead]) -> list[str]:
+    """The text fields read from one side's files, each once, in order."""
+    return list(dict.fromkeys(f for read in reads for f in read.text_fields))
 
 
 def load_rows(paths: Iterable[str], fields: Sequence[str] | None = None,
@@ -173,10 +174,12 @@ def load_rows(paths: Iterable[str], fields: Sequence[str] | None = None,
 
 def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
                       id_field: str | None = None, options: ReadOptions = ReadOptions(),
-                      n: int | None = None) -> tuple[list[Row], RowFiles, list[FileRead]]:
+                      like: Sequence[str] | None = None
+                      ) -> tuple[list[Row], RowFiles, list[FileRead]]:
     """:func:`load_rows`, which file (named as given) each row came from, and what
-    was read from each file (with n, the warning for rows too short to match,
-    judged on each file's first SHORT_SAMPLE_ROWS rows)."""
+    was read from each file. ``like``: the other file's detected text fields,
+    read here too when a file has them all (see
+    :func:`~ngram_core.fields.choose_fields`)."""
     rows: list[Row] = []
     starts: list[int] = []
     reads: list[FileRead] = []
@@ -185,21 +188,16 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
         try:
             table = read_path_table(path, options)
             stats = field_stats(table)
-            chosen = list(fields) if fields else run_steps(detect_text_fields_steps(table, stats))
-            ident = detect_id_field(table) if id_field is None else (id_field or None)
-            selected = select_rows(table, chosen, id_field)
+            choice = choose_fields(table, stats, fields, id_field, like)
+            selected = select_rows(table, choice.text_fields, choice.id_field or "")
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
             raise
-        warning = None
-        if n is not None:
-            longer = longer_fields(stats, n, chosen)
-            sample = count_short_rows(selected[:SHORT_SAMPLE_ROWS], n)
-            warning = short_rows_warning(sample, chosen, longer)
-        reads.append(FileRead(path, len(selected), chosen, ident, table.notes, warning,
-                              tuple(other_text_fields(stats, chosen))))
-        for row in selected:
-            rows.append(Row(len(rows) + 1, row.id, row.text))
+        reads.append(FileRead(path, len(selected), choice.text_fields, choice.id_field,
+                              [*table.notes, *choice.notes], tuple(stats),
+                              tuple(other_text_fields(stats, choice.text_fields))))
+        offset = len(rows)
+        rows.extend(row._replace(number=offset + i) for i, row in enumerate(selected, 1))
     return rows, RowFiles(tuple(starts), tuple(reads_path.path for reads_path in reads)), reads
 
 

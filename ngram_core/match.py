@@ -64,6 +64,9 @@ class RowMatch:
     contained_in: int | None = None
     contained_start: int | None = None           # token index in that B row
     contained_chars: tuple[int, int] | None = None
+    #: For a row read from several fields: its dirty tokens in each field, in
+    #: the row's ``parts`` order (None: one field, or not checkable).
+    field_dirty: tuple[int, ...] | None = None
 
     @property
     def share(self) -> float:
@@ -92,20 +95,60 @@ def coverage(starts, n: int) -> int:
     return covered
 
 
+def covered_runs(starts, n: int) -> list[int]:
+    """The tokens covered by windows at the sorted, distinct ``starts``, as merged
+    half-open runs flattened ``[s0, e0, s1, e1, ...]``:
+
+    >>> covered_runs([0, 1, 10], 3)      # [0, 4) and [10, 13)
+    [0, 4, 10, 13]
+    """
+    edges: list[int] = []
+    for s in starts:
+        if edges and s <= edges[-1]:
+            edges[-1] = s + n
+        else:
+            edges += (s, s + n)
+    return edges
+
+
+def dirty_by_part(edges, part_ends) -> tuple[int, ...]:
+    """Covered tokens in each part of a row: ``edges`` are its covered runs
+    (:func:`covered_runs`, local token positions), ``part_ends`` where each
+    part's tokens end (``TokenizedRows.part_ends``). Parts ``[0, 4)`` and
+    ``[4, 9)`` with run ``[2, 6)``::
+
+        >>> dirty_by_part([2, 6], (4, 9))
+        (2, 2)
+    """
+    out, begin, i = [], 0, 0
+    for end in part_ends:
+        while i < len(edges) and edges[i + 1] <= begin:
+            i += 2                      # runs that end before this part
+        covered, j = 0, i
+        while j < len(edges) and edges[j] < end:
+            covered += min(edges[j + 1], end) - max(edges[j], begin)
+            j += 2
+        out.append(covered)
+        begin = end
+    return tuple(out)
+
+
 def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets):
     """Match the A tokens ``[start, end)`` (global positions in ``buf``).
 
     A generator that yields the A position reached every few milliseconds
     (so one huge row does not block its caller) and returns
-    ``(windows, dirty, best)``, where best is None or
+    ``(windows, dirty, best, edges)``, where best is None or
     ``(windows_in_run, b_row, a_start, b_start)`` with token indexes local to
-    each row.
+    each row, and ``edges`` the covered runs ``[s0, e0, s1, e1, ...]`` in
+    global positions (see :func:`covered_runs`).
     """
     n = index.n
     width = 4 * n
     get = index.table.get
     windows = dirty = 0
-    covered_end = start
+    covered_end = start - 1        # before the row: the first window starts a run
+    edges: list[int] = []          # [end of the run before, start of a run, ...]
     previous = None            # the last A position whose window matched
     best = None
     # The runs alive at `previous`: B position -> the A position where the run began.
@@ -140,7 +183,11 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
             if value is None:
                 continue
             windows += 1
-            dirty += g + n - (g if g > covered_end else covered_end)
+            if g > covered_end:            # a run of covered tokens begins
+                dirty += n
+                edges += (covered_end, g)
+            else:
+                dirty += g + n - covered_end
             covered_end = g + n
             if previous == g - 1 and value is same:
                 shifted: list[int] = []
@@ -188,7 +235,8 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
             finish(first, previous, p)
     if best is not None:
         best = (-best[0],) + best[1:]
-    return windows, dirty, best
+    edges.append(covered_end)
+    return windows, dirty, best, edges[1:]
 
 
 def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
@@ -197,6 +245,7 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
     buf = a.buffer
     b_offsets = b.offsets
     rows_by_tokens = index.rows_by_tokens
+    part_ends = a.part_ends
     results = []
     pacer = Pacer()
     for r, row in enumerate(a.rows):
@@ -206,11 +255,13 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
         if tokens:
             match.duplicate_of = rows_by_tokens.get(buf[4 * start:4 * end])
         if match.status == CHECKABLE:
-            match.windows, match.dirty, best = yield from walk_row_steps(
+            match.windows, match.dirty, best, edges = yield from walk_row_steps(
                 buf, start, end, index, b_offsets)
             if best is not None:
                 run, match.b_row, match.a_start, match.b_start = best
                 match.span = run + n - 1
+            if r in part_ends:
+                match.field_dirty = dirty_by_part([g - start for g in edges], part_ends[r])
         results.append(match)
         if pacer.due():
             yield end

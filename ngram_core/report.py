@@ -13,8 +13,8 @@ printed; the flagging rule compares exact ratios::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 
 from .match import CHECKABLE, SHORT, RowMatch
 from .settings import Settings
@@ -56,8 +56,71 @@ def worst_first(matches: Iterable[RowMatch]) -> list[RowMatch]:
 
 
 @dataclass
+class FieldFigure:
+    """One text field of A over the checkable rows: its tokens, its dirty tokens
+    (each token of a row belongs to one field), the rows holding a token of it
+    and the rows where it holds a matched token."""
+    field: str
+    tokens: int
+    dirty_tokens: int
+    rows: int
+    rows_matched: int
+
+    @property
+    def dirty_share(self) -> float:
+        return self.dirty_tokens / self.tokens if self.tokens else 0.0
+
+
+def field_figures(matches: Sequence[RowMatch], a_rows: Sequence, part_ends: Mapping,
+                  a_fields: Sequence[str]) -> list[FieldFigure]:
+    """Each field's figures (see :class:`FieldFigure`), in the order the rows read.
+
+    A row read from several fields has ``parts`` (its fields) and, in
+    ``part_ends``, where each part's tokens end; its match's ``field_dirty``
+    splits its dirty tokens the same way. A file read from one field has one
+    figure, the summary's own. Two fields, the second matched in one row::
+
+        >>> from ngram_core.table import Row
+        >>> rows = [Row(1, "1", "p q\\nx y z", (("passage", 0, 3), ("question", 4, 9)))]
+        >>> m = RowMatch(0, CHECKABLE, tokens=5, windows=1, dirty=3, field_dirty=(0, 3))
+        >>> [(f.field, f.tokens, f.dirty_tokens, f.rows_matched)
+        ...  for f in field_figures([m], rows, {0: (2, 5)}, ["passage", "question"])]
+        [('passage', 2, 0, 0), ('question', 3, 3, 1)]
+    """
+    figures: dict[str, list[int]] = {}     # field -> [tokens, dirty, rows, rows matched]
+    single = a_fields[0] if len(a_fields) == 1 else None
+    for m in matches:
+        if m.status != CHECKABLE:
+            continue
+        parts = a_rows[m.row].parts
+        if not parts:
+            if single is None:
+                continue                   # rows not read from named fields
+            f = figures.setdefault(single, [0, 0, 0, 0])
+            f[0] += m.tokens
+            f[1] += m.dirty
+            f[2] += 1
+            f[3] += m.dirty > 0
+            continue
+        begin = 0
+        dirty = m.field_dirty or (0,) * len(parts)
+        for (name, _, _), end, d in zip(parts, part_ends[m.row], dirty):
+            f = figures.setdefault(name, [0, 0, 0, 0])
+            f[0] += end - begin
+            f[1] += d
+            f[2] += end > begin
+            f[3] += d > 0
+            begin = end
+    order = {name: i for i, name in enumerate(a_fields)}
+    names = sorted(figures, key=lambda name: order.get(name, len(order)))
+    return [FieldFigure(name, *figures[name]) for name in names]
+
+
+@dataclass
 class Summary:
-    """The run's counts. Shares are over checkable rows only."""
+    """The run's counts. Shares are over checkable rows only. ``a_fields`` and
+    ``b_fields``: the text fields read from each file; ``fields``: A's figures
+    per text field (:func:`field_figures`)."""
     rows: int
     checkable: int
     flagged: int
@@ -79,6 +142,9 @@ class Summary:
     windows_ignored: int = 0
     short_min: int = 0
     max_b_rows: int | None = None
+    a_fields: list[str] = field(default_factory=list)
+    b_fields: list[str] = field(default_factory=list)
+    fields: list[FieldFigure] = field(default_factory=list)
 
     @property
     def flagged_share(self) -> float:
@@ -92,12 +158,17 @@ class Summary:
         out = asdict(self)
         out["flagged_share"] = self.flagged_share
         out["dirty_share"] = self.dirty_share
+        for figure, entry in zip(self.fields, out["fields"]):
+            entry["dirty_share"] = figure.dirty_share
         return out
 
 
 def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokenizer, *,
-              b_rows: int, windows_capped: int, windows_ignored: int = 0) -> Summary:
-    """Count the rows (one pass: it runs on 200,000-row files in the page)."""
+              b_rows: int, windows_capped: int, windows_ignored: int = 0,
+              a_rows: Sequence = (), part_ends: Mapping | None = None,
+              a_fields: Sequence[str] = (), b_fields: Sequence[str] = ()) -> Summary:
+    """Count the rows (one pass: it runs on 200,000-row files in the page); with
+    ``a_rows`` (and their tokens' ``part_ends``), A's figures per field."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
     contained = 0
     is_flagged_row = flag_rule(settings.threshold)
@@ -123,7 +194,8 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         mode=settings.mode, layers=tokenizer.label, threshold=settings.threshold,
         tokenizer=tokenizer.backend, unicode_version=tokenizer.unicode_version,
         contained=contained, windows_ignored=windows_ignored, short_min=settings.short_min,
-        max_b_rows=settings.max_b_rows)
+        max_b_rows=settings.max_b_rows, a_fields=list(a_fields), b_fields=list(b_fields),
+        fields=field_figures(matches, a_rows, part_ends or {}, a_fields) if a_rows else [])
 
 
 def percent(share: float) -> str:
@@ -164,9 +236,37 @@ def headline(s: Summary) -> str:
 
 
 def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str:
-    """``"a.json checked against b.json at n = 13 with a 0 percent threshold. ..."``"""
-    return (f"{a_name} checked against {b_name} at n = {s.n} with a {number(s.threshold)} "
+    """``"a.json checked against b.json at n = 13 with a 0 percent threshold. ..."``,
+    then the fields read (:func:`fields_read`)."""
+    line = (f"{a_name} checked against {b_name} at n = {s.n} with a {number(s.threshold)} "
             f"percent threshold. {description}")
+    read = fields_read(s)
+    return f"{line} {read}" if read else line
+
+
+def fields_read(s: Summary) -> str:
+    """The sentence naming the text fields read from each file::
+
+        >>> s = Summary(*[0] * 12, "loose", "L1", 0.0, "re", "15", a_fields=["context",
+        ...             "question"], b_fields=["text"])
+        >>> fields_read(s)
+        'Text read: context + question of A; text of B.'
+    """
+    if not s.a_fields and not s.b_fields:
+        return ""
+    a, b = " + ".join(s.a_fields) or "?", " + ".join(s.b_fields) or "?"
+    if s.a_fields == s.b_fields:
+        return f"Text read: {a} of both files."
+    return f"Text read: {a} of A; {b} of B."
+
+
+def field_table(s: Summary) -> list[tuple[str, str, str, str]]:
+    """A's figures per field, when A was read from several: ``(field, tokens,
+    dirty share, rows with a match)``; empty for one field."""
+    if len(s.fields) < 2:
+        return []
+    return [(f.field, f"{f.tokens:,}", percent(f.dirty_share) if f.tokens else "–",
+             f"{f.rows_matched:,} of {f.rows:,}") for f in s.fields]
 
 
 def counted_table(s: Summary) -> list[tuple[str, str]]:

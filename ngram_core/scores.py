@@ -108,8 +108,8 @@ def scores_from_results(a_rows: Sequence[Row], a_has_id: bool, results: Table,
     if score_field not in results.fields:
         raise _missing(results, score_field, "score")
     if key_field is None:
-        from .fields import detect_id_field
-        key_field = detect_id_field(results)
+        from .fields import id_like_field
+        key_field = id_like_field(results)
         if key_field is None:
             raise InputError(results.source, "has no field named like an id to join on; "
                                              "name the key field")

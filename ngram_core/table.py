@@ -109,11 +109,18 @@ class Row(NamedTuple):
     """One row to check: its 1-based number in its file, its id and its text.
 
     A row is *blank* when its text is empty or only whitespace (a missing or
-    null field gives the empty string).
+    null field gives the empty string). ``parts`` says which field each piece
+    of the text came from: ``(field, start, end)``, half-open ``[start, end)``
+    character ranges in file order, joined by one newline; ``()`` when the row
+    was not read from fields::
+
+        >>> Row(1, "q1", "Who?\\nMe", (("question", 0, 4), ("answer", 5, 7))).text[5:7]
+        'Me'
     """
     number: int
     id: str
     text: str
+    parts: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def blank(self) -> bool:

@@ -62,7 +62,7 @@ import re
 import unicodedata
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 
@@ -615,11 +615,17 @@ class TokenizedRows:
     Row ``r`` holds tokens ``ids[offsets[r]:offsets[r + 1]]`` (half-open), so a
     window of n tokens starting at global position ``g`` is
     ``ids[g:g + n]``; ``buffer`` is ``ids`` as bytes, 4 per token, whose
-    slices are the exact keys of the window index.
+    slices are the exact keys of the window index. ``part_ends`` gives, for a
+    row read from several fields (its ``parts``), where each field's tokens
+    end, counted from the row's first token: ``{r: (4, 9)}`` means tokens
+    ``[0, 4)`` are the first field's and ``[4, 9)`` the second's. A newline
+    separates tokens in both modes, so a row's tokens are its fields' tokens
+    end to end.
     """
     rows: list
     ids: array
     offsets: list[int]
+    part_ends: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def buffer(self) -> bytes:
@@ -644,22 +650,40 @@ def tokenize_rows_steps(rows, tokenizer: Tokenizer, piece_chars: int = PIECE_CHA
     """
     ids = array("I")
     offsets = [0]
+    part_ends: dict[int, tuple[int, ...]] = {}
     done = 0
     pacer = Pacer()
-    for row in rows:
+    for r, row in enumerate(rows):
         text = row.text
-        if len(text) <= piece_chars:
+        parts = getattr(row, "parts", ())
+        if parts:
+            first, ends = len(ids), []
+            for _, start, end in parts:
+                yield from _extend_steps(ids, text[start:end], tokenizer, piece_chars, pacer,
+                                         done)
+                ends.append(len(ids) - first)
+            part_ends[r] = tuple(ends)
+        elif len(text) <= piece_chars:
             ids.extend(tokenizer.ids(text))
         else:
-            for piece in _pieces(text, piece_chars):
-                ids.extend(tokenizer.ids(piece))
-                if pacer.due():
-                    yield done
+            yield from _extend_steps(ids, text, tokenizer, piece_chars, pacer, done)
         done += len(text)
         offsets.append(len(ids))
         if pacer.due():
             yield done
-    return TokenizedRows(list(rows), ids, offsets)
+    return TokenizedRows(list(rows), ids, offsets, part_ends)
+
+
+def _extend_steps(ids: array, text: str, tokenizer: Tokenizer, piece_chars: int, pacer: Pacer,
+                  done: int):
+    """Add the ids of one text to ``ids`` (a long text piece by piece, yielding)."""
+    if len(text) <= piece_chars:
+        ids.extend(tokenizer.ids(text))
+        return
+    for piece in _pieces(text, piece_chars):
+        ids.extend(tokenizer.ids(piece))
+        if pacer.due():
+            yield done
 
 
 def tokenize_rows(rows, tokenizer: Tokenizer) -> TokenizedRows:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ngram_core import InputError
 from ngram_core.contamination import ScoreSource
-from ngram_core.fields import detect_id_field
+from ngram_core.fields import id_like_field
 from ngram_core.readers import read_table_steps
 from ngram_core.table import Table
 
@@ -57,7 +57,7 @@ def describe_source(source: ScoreSource) -> str:
     """``'field acc of file A'`` or ``'field acc of results.jsonl, joined by doc_id'``."""
     if source.results is None:
         return f"field {source.field} of file A"
-    key = source.results_key or detect_id_field(source.results) or "?"
+    key = source.results_key or id_like_field(source.results) or "?"
     return f"field {source.results_field} of {source.results.source}, joined by {key}"
 
 
@@ -87,7 +87,7 @@ class ResultsFile:
         fields = table.fields[:LIST_FIELDS]
         fill_options(el("results-field"), fields, fields, [guess_score_field(fields)],
                      "(choose the score field)")
-        detected = detect_id_field(table)
+        detected = id_like_field(table)
         fill_options(el("results-key"), fields, fields, [""],
                      f"(detected: {detected})" if detected else "(choose the key field)")
         self.enable(True)

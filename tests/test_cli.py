@@ -89,13 +89,25 @@ def test_python_dash_m_runs_the_command():
     assert proc.returncode == 0 and json.loads(proc.stdout)["flagged"] == 2
 
 
-# A clean result says which text it did not look at: SQuAD's passage is the longest
-# text and is checked by default, while it was the questions that leaked.
+# SQuAD's questions leaked, not its passages: the default reads both (and the titles and
+# answers), and the per-field figures say which field matched.
 SQUAD = ROOT / "tests" / "fixtures" / "page"
 
 
-def test_a_clean_result_names_the_text_fields_left_out_and_the_flag_to_check_them():
+def test_squad_defaults_read_every_text_field_and_say_which_matched():
     code, out, err = run(str(SQUAD / "squad.json"), str(SQUAD / "squad-corpus.jsonl"))
+    assert code == 0
+    assert "Rows flagged: 50.0%" in out
+    assert ("Text read: data.paragraphs.context + answers.text + question of A; "
+            "text of B.") in out
+    table = err.split("Field of A", 1)[1].splitlines()
+    assert table[1].split() == ["data.paragraphs.context", "140", "0.0%", "0", "of", "4"]
+    assert table[3].split() == ["question", "62", "51.6%", "2", "of", "4"]
+
+
+def test_a_clean_result_names_the_text_fields_left_out_and_the_flag_to_check_them():
+    code, out, err = run(str(SQUAD / "squad.json"), str(SQUAD / "squad-corpus.jsonl"),
+                         "--a-field", "data.paragraphs.context")
     assert code == 0
     assert "Rows flagged: 0.0%" in out
     notes = [line for line in err.splitlines() if line.startswith("Note: ")]
@@ -125,7 +137,8 @@ def test_the_note_on_b_names_its_first_file_and_counts_the_others(tmp_path):
         path = tmp_path / f"train-{k}.jsonl"
         path.write_text(json.dumps(record) + "\n")
         shards.append(str(path))
-    code, out, err = run(str(SQUAD / "squad.json"), *shards, "--a-field", "question")
+    code, out, err = run(str(SQUAD / "squad.json"), *shards, "--a-field", "question",
+                         "--b-field", "completion")
     assert "Rows flagged: 0.0%" in out
     notes = [line for line in err.splitlines() if line.startswith("Note: ")]
     assert notes[-1] == (

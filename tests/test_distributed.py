@@ -19,7 +19,7 @@ from ngram_core import InputError, Settings, run_check
 from ngram_core.cli import main
 from ngram_core.distributed import (Combined, check_distributed, index_a, plan_partitions,
                                     walk_partition)
-from ngram_core.files import load_rows, load_rows_by_file
+from ngram_core.files import fields_of, load_rows, load_rows_by_file
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +68,12 @@ def local_and_distributed(client, tmp_path, a_texts, b_texts, formats, settings,
     a_path.write_text("".join(json.dumps({"id": f"a{i}", "text": t}) + "\n"
                               for i, t in enumerate(a_texts)))
     b_paths = write_shards(tmp_path, b_texts, formats)
-    a_rows = load_rows([str(a_path)])
-    b_rows, b_files, _ = load_rows_by_file(b_paths)
-    local = run_check(a_rows, b_rows, settings, b_files)
-    remote = check_distributed(client, a_rows, b_paths, settings, blocksize=blocksize)
+    a_rows, _, a_reads = load_rows_by_file([str(a_path)])
+    a_fields = a_reads[0].text_fields
+    b_rows, b_files, b_reads = load_rows_by_file(b_paths, like=a_fields)
+    local = run_check(a_rows, b_rows, settings, b_files, fields=(a_fields, fields_of(b_reads)))
+    remote = check_distributed(client, a_rows, b_paths, settings, a_fields=a_fields,
+                               b_like=a_fields, blocksize=blocksize)
     return local, remote
 
 
@@ -157,14 +159,26 @@ def test_command_line_dask_engine_writes_the_same_csv(tmp_path):
     assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
 
 
-def test_command_line_dask_engine_says_what_it_read_of_a_and_what_it_left_out(tmp_path):
+def test_command_line_dask_engine_reads_and_reports_as_one_machine(tmp_path):
     squad = FIXTURES / "page"
     a, b = str(squad / "squad.json"), str(squad / "squad-corpus.jsonl")
     out, err = io.StringIO(), io.StringIO()
-    assert main([a, b, "--engine", "dask", "--workers", "1"], out, err) == 0, err.getvalue()
+    assert main([a, b, "--engine", "dask", "--workers", "1", "--json"], out, err) == 0, \
+        err.getvalue()
     said = err.getvalue().splitlines()
-    assert said[0].startswith(f"A {a}: 4 rows, text from data.paragraphs.context, id from id")
-    assert [line for line in said if line.startswith("Note: ")] == [
+    assert said[0].startswith(f"A {a}: 4 rows, text from data.paragraphs.context + "
+                              "answers.text + question, id from id")
+    local_out, local_err = io.StringIO(), io.StringIO()
+    assert main([a, b, "--json"], local_out, local_err) == 0
+    remote, local = json.loads(out.getvalue()), json.loads(local_out.getvalue())
+    assert remote == local
+    assert [(f["field"], f["rows_matched"]) for f in remote["fields"]] == [
+        ("data.paragraphs.context", 0), ("answers.text", 0), ("question", 2)]
+    # a chosen field that flags nothing: the note names the text left out
+    out, err = io.StringIO(), io.StringIO()
+    assert main([a, b, "--engine", "dask", "--workers", "1", "--a-field",
+                 "data.paragraphs.context"], out, err) == 0
+    assert [line for line in err.getvalue().splitlines() if line.startswith("Note: ")] == [
         f"Note: {a}: Nothing was flagged in data.paragraphs.context, the text of file A "
         "checked. File A also holds question (16 tokens per row), not checked: a leak of it "
         "would not show here. Check question with --a-field question."]

@@ -38,12 +38,15 @@ def stats_by_name(table):
 
 # --- the text field is the one holding sentences -------------------------------------
 
-def test_url_title_contents_csv_reads_contents_not_the_url():
+def test_url_title_contents_csv_reads_every_text_field_but_the_url():
     table = table_of("pages.csv")
-    assert detect_text_fields(table) == ["contents"]
+    assert detect_text_fields(table) == ["title", "contents"]
     assert stats_by_name(table)["url"].kind == "url"
     rows = select_rows(table)
-    assert rows[0].text.startswith("Apollo 11 was the American spaceflight")
+    (title, t0, t1), (contents, c0, c1) = rows[0].parts
+    assert (title, contents) == ("title", "contents") and c0 == t1 + 1
+    assert rows[0].text[c0:c1].startswith("Apollo 11 was the American spaceflight")
+    assert rows[0].text == rows[0].text[t0:t1] + "\n" + rows[0].text[c0:c1]
     assert [r.id for r in rows] == ["1", "2", "3"]          # no id column: row numbers
 
 
@@ -54,12 +57,14 @@ def test_doc_id_texte_csv_reads_texte_with_doc_id_as_the_id():
     assert [r.id for r in select_rows(table)] == ["doc-0001", "doc-0002", "doc-0003"]
 
 
-def test_hellaswag_jsonl_reads_the_context_not_the_activity_label():
+def test_hellaswag_jsonl_reads_its_texts_not_the_split_labels():
     table = table_of("hellaswag-val.jsonl")
-    assert detect_text_fields(table) == ["ctx"]
+    assert detect_text_fields(table) == ["activity_label", "ctx_a", "ctx_b", "ctx", "endings"]
+    stats = stats_by_name(table)
+    assert (stats["split"].kind, stats["split_type"].kind) == ("category", "category")
     assert detect_id_field(table) == "ind"          # source_id repeats videos; ind is unique
     assert table.list_fields == ["endings"]
-    rows = select_rows(table)
+    rows = select_rows(table, ["ctx"])
     assert rows[0].text == "A man is sitting on a roof. he"
     assert rows[0].id == "24"
     endings = select_rows(table, ["endings"])[0].text
@@ -83,14 +88,19 @@ def test_ids_urls_and_categories_lose_to_a_short_sentence_field(loser, values, k
     assert detect_text_fields(table) == ["headline"]
 
 
-def test_a_list_made_field_comes_after_any_scalar_text():
-    records = [{"options": ["a long option about the sea", "another long option about land",
-                            "a third long option about air"], "prompt": "Pick one."}] * 3
+def test_a_list_made_field_is_text_read_in_field_order():
+    records = [{"options": [f"a long option about the sea {i}", "another long option about land",
+                            "a third long option about air"], "prompt": f"Pick one of {i}."}
+               for i in range(3)]
     table = read_table(json.dumps(records).encode(), "mc.json")
-    assert stats_by_name(table)["options"].tokens > stats_by_name(table)["prompt"].tokens
-    assert detect_text_fields(table) == ["prompt"]
+    assert stats_by_name(table)["options"].listed
+    assert detect_text_fields(table) == ["options", "prompt"]
     only_lists = read_table(b'[{"id": "x1", "options": ["one two", "three four"]}]', "o.json")
     assert detect_text_fields(only_lists) == ["options"]
+    # the same short prompt in every row is a category, not the item's text
+    same = read_table(json.dumps([{**r, "prompt": "Pick one."} for r in records]).encode(),
+                      "mc.json")
+    assert detect_text_fields(same) == ["options"]
 
 
 def test_a_file_with_no_text_field_is_refused_naming_its_fields():
@@ -127,7 +137,7 @@ def test_chinese_question_wins_under_either_han_tokenizer(monkeypatch, tokenizer
     character pick the same field."""
     monkeypatch.setattr(fields_module, "Tokenizer", tokenizer)
     table = table_of("chinese.jsonl")
-    assert detect_text_fields(table) == ["question"]
+    assert detect_text_fields(table)[0] == "question"
     assert detect_id_field(table) == "id"
     # an unpunctuated question: one token, like the answer, when runs are tokens
     line = '{"id": "q1", "answer": "北京", "question": "中国的首都是哪座城市"}\n'
@@ -144,10 +154,12 @@ def test_arc_nested_jsonl_gives_leaf_path_fields():
     assert table.fields == ["id", "question.stem", "question.choices.text",
                             "question.choices.label", "answerKey"]
     assert table.list_fields == ["question.choices.text", "question.choices.label"]
-    assert detect_text_fields(table) == ["question.stem"]
+    assert detect_text_fields(table) == ["question.stem", "question.choices.text"]
+    assert stats_by_name(table)["question.choices.label"].kind == "category"     # A B C D
     rows = select_rows(table)
     assert rows[0].id == "Mercury_7175875"
     assert rows[0].text.startswith("An astronomer observes that a planet rotates faster")
+    assert rows[0].text.endswith("\nPlanetary gravity will become stronger.")
     first = table.records[0]
     assert first["question.choices.text"] == ("Planetary density will decrease.\n"
                                               "Planetary years will become longer.\n"
@@ -188,8 +200,14 @@ def test_squad_json_rows_are_the_questions_with_their_paragraph():
     assert table.outer_fields == ["data.title", "data.paragraphs.context"]
     assert detect_id_field(table) == "id"
     questions = select_rows(table, ["question"])
-    assert questions[0] == (1, "56be4db0acb8001400a502ec",
-                            "Which NFL team represented the AFC at Super Bowl 50?")
+    assert questions[0][:3] == (1, "56be4db0acb8001400a502ec",
+                                "Which NFL team represented the AFC at Super Bowl 50?")
+    # by default: the passage first, then the question's own text fields
+    assert detect_text_fields(table) == ["data.paragraphs.context", "answers.text", "question"]
+    assert stats_by_name(table)["data.title"].kind == "category"    # 2 titles over 5 rows
+    row = select_rows(table)[0]
+    assert [name for name, _, _ in row.parts] == detect_text_fields(table)
+    assert row.text.endswith("\nWhich NFL team represented the AFC at Super Bowl 50?")
     assert table.records[4]["data.paragraphs.context"].startswith("One of the most famous")
     assert table.records[4]["data.title"] == "Warsaw"
     assert "rows are the 5 items of `data.paragraphs.qas`" in table.notes[-1]
@@ -198,7 +216,8 @@ def test_squad_json_rows_are_the_questions_with_their_paragraph():
 def test_records_path_can_be_forced_and_an_unknown_one_lists_the_arrays():
     paragraphs = table_of("squad-dev.json", records="data.paragraphs")
     assert len(paragraphs) == 3 and paragraphs.records_path == "data.paragraphs"
-    assert detect_text_fields(paragraphs) == ["context"]
+    assert "context" in detect_text_fields(paragraphs)
+    assert "qas.id" not in detect_text_fields(paragraphs)
     with pytest.raises(InputError) as info:
         table_of("squad-dev.json", records="data.questions")
     assert "no array of rows at `data.questions`" in str(info.value)
@@ -232,8 +251,11 @@ def test_semicolon_csv_with_bom_and_crlf():
     assert (table.delimiter, table.header) == (";", True)
     assert table.fields == ["id", "question", "answer"]
     assert table.notes == ["semicolon-separated, first row read as the header"]
-    rows = select_rows(table)
+    rows = select_rows(table, ["question"])
     assert rows[1].text == "Combien de jours y a-t-il dans une année bissextile; et pourquoi ?"
+    # one-word answers are left out beside the question (a keyword between fields
+    # would break the windows running from one into the other)
+    assert detect_text_fields(table) == ["question"]
     assert [r.id for r in rows] == ["1", "2", "3"]
 
 
@@ -330,7 +352,8 @@ def test_other_text_fields_leave_out_the_chosen_labels_ids_and_short_fields():
         b'"The Sun is a star at the centre of our system, around which the planets turn."\n',
         "items.csv")
     stats = field_stats(table)
-    assert detect_text_fields(table) == ["passage"]
+    assert {"question", "passage"} <= set(detect_text_fields(table))
+    assert "id" not in detect_text_fields(table)
     assert [s.name for s in other_text_fields(stats, ["passage"])] == ["question"]
     assert [s.name for s in other_text_fields(stats, ["question"])] == ["passage"]
     assert other_text_fields(stats, ["passage", "question"]) == []
