@@ -658,7 +658,7 @@ def short_rows_warning(count: ShortCount, fields, longer: list[FieldStats]) -> s
     if not count.mostly_short:
         return None
     with_text = count.rows - count.blank
-    sentence = (f"{count.short:,} of {with_text:,} rows of {', '.join(fields)} are shorter "
+    sentence = (f"{count.short:,} of {with_text:,} rows of {' + '.join(fields)} are shorter "
                 f"than {count.n} tokens: nothing can match in them.")
     if longer:
         sentence += " Longer fields: " + ", ".join(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ngram_core.fields import unchecked_text_notice
 from ngram_core.match import SHORT
-from ngram_core.report import (cap_notice, counted_table, flag_rule, flagged_figure, headline,
-                               percent, settings_line)
+from ngram_core.report import (cap_notice, counted_table, field_table, flag_rule,
+                               flagged_figure, headline, percent, settings_line)
 
 from .dom import create, el, fill_marked, fill_table, set_text, show_first_mark
 from .text import ignored_line, ignored_summary, window_words, words_by_id
@@ -36,6 +36,9 @@ async def summary(result, names, example: bool, runner) -> None:
     el("cap-notice").hidden = not notice
     await runner.turn("figures")
     counted(s)
+    by_field = field_table(s)
+    fill_table("fields-table", by_field)
+    el("fields-box").hidden = not by_field
     ignored(result)
 
 
@@ -178,8 +181,11 @@ def selected_short(kind, index) -> None:
             buttons.item(i).setAttribute("aria-pressed", "true" if pressed else "false")
 
 
-def _pane_title(name: str, row_id: str) -> str:
-    return f"{name}, row {row_id}"
+def _pane_title(name: str, row, fields) -> str:
+    """``"test.json, row q1 (context + question)"``: the file, the row's id and the
+    fields its text was read from (its own parts, else the file's)."""
+    read = [part[0] for part in row.parts] or list(fields)
+    return f"{name}, row {row.id}" + (f" ({' + '.join(read)})" if read else "")
 
 
 def panes(result, names, match, ranges) -> None:
@@ -194,17 +200,20 @@ def panes(result, names, match, ranges) -> None:
         b_text = ""
     else:
         b_row = result.b_rows[match.b_row]
-        b_title = _pane_title(b_file(result, match.b_row) or b_name, b_row.id)
+        b_title = _pane_title(b_file(result, match.b_row) or b_name, b_row,
+                              result.summary.b_fields)
         b_text = b_row.text
-    fill_panes(_pane_title(a_name, a_row.id), a_row.text, ranges[0], b_title, b_text, ranges[1])
+    fill_panes(_pane_title(a_name, a_row, result.summary.a_fields), a_row.text, ranges[0],
+               b_title, b_text, ranges[1])
 
 
 def short_panes(result, names, match, b_row: int, a_range, b_range) -> None:
     """A short row and the B row it duplicates or lies in, each marked."""
     a_name, b_name = names
     a_row, row = result.a_rows[match.row], result.b_rows[b_row]
-    fill_panes(_pane_title(a_name, a_row.id), a_row.text, [a_range],
-               _pane_title(b_file(result, b_row) or b_name, row.id), row.text, [b_range])
+    fill_panes(_pane_title(a_name, a_row, result.summary.a_fields), a_row.text, [a_range],
+               _pane_title(b_file(result, b_row) or b_name, row, result.summary.b_fields),
+               row.text, [b_range])
 
 
 def fill_panes(a_title, a_text, a_ranges, b_title, b_text, b_ranges) -> None:

@@ -180,6 +180,9 @@ class Page:
         try:
             with collection_paused():
                 rows = {}
+                like = a.detected_choice()         # the same schema: B reads A's fields
+                relist = like != b.like
+                b.like = like
                 for key, slot in self.slots.items():
                     try:
                         rows[key] = await slot.selected_rows(runner)
@@ -193,8 +196,10 @@ class Page:
                     mark("busy", "0")
                     return
                 (a_rows, _), (b_rows, b_files) = rows["a"], rows["b"]
+                fields = (a.chosen_text_fields(), b.chosen_text_fields())
                 result = await runner.drive(
-                    check_steps(a_rows, b_rows, settings, self.cache, b_files=b_files),
+                    check_steps(a_rows, b_rows, settings, self.cache, b_files=b_files,
+                                fields=fields),
                     show_progress)
         except asyncio.CancelledError:
             set_text("stage", "Cancelled.")
@@ -213,6 +218,8 @@ class Page:
         for slot, tokenized, slot_rows in ((a, result.a, a_rows), (b, result.b, b_rows)):
             if slot.rows is slot_rows:
                 await slot.count(tokenized, settings.n, runner)
+        if relist:
+            await b.fill_field_lists(runner)     # B's chosen fields follow A's
         computed = time.perf_counter()
         try:
             await self.draw_result()

@@ -15,9 +15,10 @@ from typing import NamedTuple
 from ngram_core import InputError
 from ngram_core.delimited import DELIMITERS
 from ngram_core.export import RowFiles
-from ngram_core.fields import (FieldStats, ShortCount, detect_id_field, detect_text_fields_steps,
-                               field_stats_steps, longer_fields, other_text_fields,
-                               select_rows_steps, short_rows_warning)
+from ngram_core.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
+                               field_stats_steps, fixed_note, id_field_choice, longer_fields,
+                               other_text_fields, reads_like, select_rows_steps,
+                               short_rows_warning)
 from ngram_core.readers import read_table_steps
 from ngram_core.table import TEXT_ROWS, Row, Table
 
@@ -57,15 +58,14 @@ class LoadedFile:
     detected_text: list[str]         # [] when no field holds text
     undetected: InputError | None    # why, then
     detected_id: str                 # "": row numbers
+    notes: list[str]                 # the reader's, then the field choice's (engine words)
 
-
-class Counted(NamedTuple):
-    """One file's rows as the last check counted them."""
-    rows: int
-    blank: int
-    short: int
-    tokens: int
-    n: int
+    def text_fields(self, chosen, like) -> list[str]:
+        """The text fields this file is read from: the person's, else the other
+        file's detected ones when this file has them all, else its own detected."""
+        if chosen:
+            return chosen
+        return list(like) if reads_like(self.table, like) else self.detected_text
 
 
 def fitting(table: Table, read: ReadChoice) -> dict:
@@ -101,9 +101,10 @@ class Slot:
         self.rows: list[Row] | None = None
         self.row_files: RowFiles | None = None
         self.rows_key = None
-        self.counted: list[Counted] | None = None
+        self.counted: list[ShortCount] | None = None
         self.error = ""
         self.needed = False              # the other slot holds the person's own file
+        self.like: list | None = None    # slot B: A's detected text fields, read alike
 
     # --- state -------------------------------------------------------------------
 
@@ -126,10 +127,17 @@ class Slot:
         set_text(f"{self.key}-error", message)
 
     def chosen_text_fields(self) -> list:
-        """The text fields shown as chosen: the person's, else each file's detected ones."""
+        """The text fields shown as chosen: the person's, else each file's detected ones
+        (for B, A's detected ones where a file has them all: the same schema)."""
         if self.choice.text_fields:
             return self.choice.text_fields
-        return list(dict.fromkeys(f for file in self.files for f in file.detected_text))
+        return list(dict.fromkeys(f for file in self.files
+                                  for f in file.text_fields(None, self.like)))
+
+    def detected_choice(self) -> list | None:
+        """This slot's text fields for the other slot to read alike: its detected
+        ones, or None when the person chose them."""
+        return None if self.choice.text_fields else self.chosen_text_fields()
 
     def other_text(self) -> list[FieldStats]:
         """The files' text fields the chosen ones leave out (see ``other_text_fields``),
@@ -171,8 +179,11 @@ class Slot:
             detected, undetected = await runner.drive(detect_text_fields_steps(table, stats)), None
         except InputError as e:          # no field holds text: the person picks one
             detected, undetected = [], e
-        return LoadedFile(name, data, table, stats, detected, undetected,
-                          detect_id_field(table) or "")
+        ident = id_field_choice(table)
+        notes = [*table.notes, *(fixed_note(s) for s in stats if s.kind == "fixed"),
+                 *([ident.note] if ident.note else [])]
+        return LoadedFile(name, data, table, stats, detected, undetected, ident.field or "",
+                          notes)
 
     async def load(self, runner, named: list, example=False) -> bool:
         """Read files into the slot (False after showing why they could not be read:
@@ -262,7 +273,7 @@ class Slot:
         notes = el(f"{key}-notes")
         notes.replaceChildren()
         for f in files:
-            for note in f.table.notes:
+            for note in f.notes:
                 notes.append(create("li", f"{f.name}: {note}" if several else note,
                                     file_text=True))
         notes.hidden = not notes.children.length
@@ -291,9 +302,8 @@ class Slot:
         warnings = []
         for i, f in enumerate(files if counted else []):
             c = counted[i]
-            fields = self.choice.text_fields or f.detected_text
-            warning = short_rows_warning(ShortCount(c.rows, c.blank, c.short, c.n), fields,
-                                         longer_fields(f.stats, c.n, fields))
+            fields = f.text_fields(self.choice.text_fields, self.like)
+            warning = short_rows_warning(c, fields, longer_fields(f.stats, c.n, fields))
             if warning and f.table.format == "text" and (self.read.text_rows or "line") == "line":
                 warning += (" A plain-text file wrapped at a fixed width may read better one "
                             "row per paragraph.")
@@ -384,13 +394,14 @@ class Slot:
         """The rows for the chosen fields, numbered across the files, and which file
         each came from; made once per choice."""
         choice = self.choice
-        key = (self.version, tuple(choice.text_fields or ()), choice.id_chosen, choice.id_field)
+        key = (self.version, tuple(choice.text_fields or ()), choice.id_chosen, choice.id_field,
+               tuple(self.like or ()))
         if self.rows is None or self.rows_key != key:
             rows: list[Row] = []
             starts = []
             id_field = (choice.id_field or "") if choice.id_chosen else None
             for f in self.files:
-                fields = choice.text_fields or f.detected_text
+                fields = f.text_fields(choice.text_fields, self.like)
                 if not fields and f.undetected is not None:
                     raise f.undetected
                 selected = await runner.drive(select_rows_steps(f.table, fields, id_field))
@@ -398,31 +409,18 @@ class Slot:
                 if not rows:
                     rows = selected
                 else:
-                    rows.extend(Row(len(rows) + 1, row.id, row.text) for row in selected)
+                    offset = len(rows)
+                    rows.extend(row._replace(number=offset + i)
+                                for i, row in enumerate(selected, 1))
             self.rows, self.row_files, self.rows_key = rows, RowFiles(tuple(starts),
                                                                       self.names), key
         return self.rows, self.row_files
 
     async def count(self, tokenized, n: int, runner) -> None:
         """Count each file's rows, tokens and short rows from a check's tokens of
-        this slot's rows (200,000 rows take a few steps)."""
-        counted = []
-        offsets, rows = tokenized.offsets, tokenized.rows
-        for i, start in enumerate(self.row_files.starts):
-            end = self.row_files.starts[i + 1] if i + 1 < len(self.row_files.starts) \
-                else len(self.rows)
-            blank = short = 0
-            for r in range(start, end):
-                length = offsets[r + 1] - offsets[r]
-                if rows[r].blank:
-                    blank += 1
-                elif length < n:
-                    short += 1
-                if r % 4096 == 0:
-                    await runner.turn("count rows")
-            counted.append(Counted(end - start, blank, short,
-                                   offsets[end] - offsets[start], n))
-        self.counted = counted
+        this slot's rows (200,000 rows take a few steps), as the command counts them."""
+        self.counted = await runner.drive(count_files_steps(
+            tokenized.rows, tokenized.offsets, self.row_files.starts, n))
         self.show_counted()
 
 

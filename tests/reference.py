@@ -141,3 +141,32 @@ def longest_common_run(a, b) -> int:
                 k += 1
             best = max(best, k)
     return best
+
+
+def covered_tokens(a_tokens, b_rows_tokens, n, cap=32) -> set:
+    """The A token positions inside any window matched in B (the cap as in check_row)."""
+    kept = {}
+    for r, b in enumerate(b_rows_tokens):
+        for j in range(len(b) - n + 1):
+            positions = kept.setdefault(tuple(b[j:j + n]), [])
+            if len(positions) < cap:
+                positions.append((r, j))
+    covered = set()
+    for i in range(len(a_tokens) - n + 1):
+        if kept.get(tuple(a_tokens[i:i + n])):
+            covered.update(range(i, i + n))
+    return covered
+
+
+def order_fields(group, near_tie, name_rank):
+    """Fields of one tier in order, by the rule's plain loop: repeatedly, of the fields
+    left whose tokens are within ``near_tie`` of the most, take the one with the most
+    characters, then the best name rank, then the first in field order."""
+    rest, ordered = list(range(len(group))), []
+    while rest:
+        top = max(group[i].tokens for i in rest)
+        near = [i for i in rest if group[i].tokens * near_tie >= top]
+        best = min(near, key=lambda i: (-group[i].chars, name_rank(group[i].name), i))
+        ordered.append(group[best])
+        rest.remove(best)
+    return ordered

@@ -53,8 +53,8 @@ def test_selected_row_highlights_only_what_its_best_b_row_supplied(page):
     page.focus("#rows-table tbody tr:nth-child(2) button")
     page.keyboard.press("Enter")
     page.wait_for_selector('body[data-selected="1"]', state="attached")
-    assert page.inner_text("#pane-a-title") == "test-set.json, row a2"
-    assert page.inner_text("#pane-b-title") == "training-corpus.json, row b2"
+    assert page.inner_text("#pane-a-title") == "test-set.json, row a2 (question)"
+    assert page.inner_text("#pane-b-title") == "training-corpus.json, row b2 (text)"
     assert page.locator("#pane-a-text mark").all_inner_texts() == [
         "energy from sunlight splits water and the plant stores that energy as sugar"]
     assert page.get_attribute("#rows-table tbody tr:nth-child(2)", "aria-selected") == "true"
@@ -97,7 +97,7 @@ def test_shared_link_opens_with_its_settings(site):
 
 @pytest.mark.parametrize("a_file, b_file, expected", [
     ("contaminated.jsonl", "corpus.txt", [["t-2", "100.0%"], ["t-1", "84.2%"], ["t-5", "0.0%"]]),
-    ("questions.json", "corpus.csv", [["q1", "84.2%"], ["q2", "0.0%"]]),
+    ("questions.json", "corpus.csv", [["q1", "72.7%"], ["q2", "0.0%"]]),   # title, context, question
 ])
 def test_upload_formats(page, a_file, b_file, expected):
     load_pair(page, FIXTURES / a_file, FIXTURES / b_file)
@@ -183,7 +183,7 @@ def test_hostile_text_renders_as_text(page):
     assert "${window.__pwned=1}" in page.inner_text("#pane-a-text")
     page.click("#rows-table tbody tr:nth-child(2) button")
     page.wait_for_selector('body[data-selected="1"]', state="attached")
-    assert page.inner_text("#pane-a-title").endswith("row <img src=x onerror=alert(1)>")
+    assert "row <img src=x onerror=alert(1)> (" in page.inner_text("#pane-a-title")
     assert "<script>window.__pwned = 1</script>" in page.inner_text("#pane-a-text")
     assert page.evaluate("window.__pwned") is None
 
@@ -198,7 +198,7 @@ def test_hostile_text_inside_a_highlighted_span_stays_text(page):
     assert any("<img src=x onerror=window.__pwned=1>" in m for m in marks)
     assert any("<script>window.__pwned=1</script>" in m
                for m in page.locator("#pane-b-text mark").all_inner_texts())
-    assert page.inner_text("#pane-b-title").endswith("row <b>bold</b>")
+    assert "row <b>bold</b> (" in page.inner_text("#pane-b-title")
     assert page.locator("#result img, #result script, #result b").count() == 0
     assert page.evaluate("window.__pwned") is None
 

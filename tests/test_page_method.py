@@ -96,8 +96,8 @@ def test_contained_short_rows_are_listed_and_shown(page, tmp_path):
     # selecting one shows both rows, the whole short row and where it lies in the B row
     page.click("#contained-rows-list button")
     page.wait_for_selector('body[data-selected="contained-0"]', state="attached")
-    assert page.inner_text("#pane-a-title") == "short-a.jsonl, row q1"
-    assert page.inner_text("#pane-b-title") == "short-b.jsonl, row b1"
+    assert page.inner_text("#pane-a-title") == "short-a.jsonl, row q1 (text)"
+    assert page.inner_text("#pane-b-title") == "short-b.jsonl, row b1 (text)"
     assert page.locator("#pane-a-text mark").all_inner_texts() == [SHORT_A[0]["text"]]
     assert page.locator("#pane-b-text mark").all_inner_texts() == [
         "which planet is known as the red planet today"]

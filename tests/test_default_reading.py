@@ -1,0 +1,67 @@
+"""No false clean by default: on files shaped like real benchmarks, the command with no
+flags gives the figure of the text a person who knows the data set would choose.
+
+Each case of ``fixtures/shapes/cases.json`` is a test set A and a training file B
+written in a published layout (SQuAD JSON, LogiQA blocks, KorSTS TSV with literal
+quotes, MMLU's headerless CSV...), the flags that read its intended text, and the A
+rows made to leak into B. Both runs must flag exactly those rows, out of the same
+checkable rows; a few other fixture pairs of the repository are held to the same rule.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from ngram_core.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHAPES = FIXTURES / "shapes"
+CASES = json.loads((SHAPES / "cases.json").read_text())
+
+#: Other pairs of the repository: (A, B, the flags of the intended text).
+OTHER_PAIRS = [
+    ("../../static/examples/test-set.json", "../../static/examples/training-corpus.json",
+     ["--a-field", "question", "--b-field", "text"]),
+    ("page/squad.json", "page/squad-corpus.jsonl",
+     ["--a-field", "data.paragraphs.context", "--a-field", "question"]),
+    ("contaminated.jsonl", "corpus.txt", ["--b-text-rows", "line"]),
+    ("page/arc.jsonl", "page/intents-train.jsonl", ["--a-field", "question"]),
+]
+
+
+def check(tmp_path: Path, a: Path, bs: list[Path], flags: list[str]) -> tuple[dict, list[int]]:
+    """The JSON summary and the flagged A rows (1-based) of one run of the command."""
+    rows_csv = tmp_path / f"rows-{len(list(tmp_path.iterdir()))}.csv"
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a), *map(str, bs), "--json", "--rows-csv", str(rows_csv), *flags],
+                out, err)
+    assert code == 0, err.getvalue()
+    with open(rows_csv, newline="", encoding="utf-8") as f:
+        flagged = [int(r["a_row"]) for r in csv.DictReader(f) if r["flagged"] == "true"]
+    return json.loads(out.getvalue()), flagged
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_defaults_flag_the_rows_the_intended_text_flags(tmp_path, case):
+    a, bs = SHAPES / case["a"], [SHAPES / b for b in case["b"]]
+    intended, intended_rows = check(tmp_path, a, bs, case["intended_args"])
+    default, default_rows = check(tmp_path, a, bs, [])
+    assert intended_rows == case["leaked"]          # the fixture leaks what it says
+    assert default_rows == intended_rows, case["shape"]
+    assert default["checkable"] == intended["checkable"]
+    assert default["flagged_share"] == intended["flagged_share"]
+    # the text read is named, and every field of A it names has its figures
+    assert default["a_fields"] and [f["field"] for f in default["fields"]] == default["a_fields"]
+
+
+@pytest.mark.parametrize("a, b, flags", OTHER_PAIRS, ids=[p[0] for p in OTHER_PAIRS])
+def test_other_fixture_pairs_are_no_cleaner_by_default(tmp_path, a, b, flags):
+    intended, intended_rows = check(tmp_path, FIXTURES / a, [FIXTURES / b], flags)
+    default, default_rows = check(tmp_path, FIXTURES / a, [FIXTURES / b], [])
+    assert set(intended_rows) <= set(default_rows)
+    assert default["flagged"] >= intended["flagged"]
