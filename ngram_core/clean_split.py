@@ -41,6 +41,7 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import NamedTuple
 
 from .definitions import NAMES, Definitions
+from .delimited import csv_problem, quotes_read_as_text
 from .errors import InputError
 from .json_rows import json_arrays_steps
 from .match import RowMatch
@@ -183,7 +184,11 @@ def _text_ranges(text: str, table: Table) -> list[tuple[int, int]]:
 
 def _delimited_ranges(text: str, table: Table) -> tuple[str, list[tuple[int, int]]]:
     """The header record's text, and each record's lines, found by reading the text
-    again with the csv module as the reader did (blank records skipped)."""
+    again with the csv module as the reader did (blank records skipped); a file
+    read with quotes as text has one record per line, cut as JSONL's are."""
+    if quotes_read_as_text(table):
+        ranges = _jsonl_ranges(text, table)
+        return (text[:ranges[0][0]] if ranges else text) if table.header else "", ranges
     starts = _line_starts(text)
 
     def cut(first: int, last: int) -> tuple[int, int]:
@@ -211,7 +216,7 @@ def _delimited_ranges(text: str, table: Table) -> tuple[str, list[tuple[int, int
                     first_lines.append(start)
             start = last + 1
     except csv.Error as e:
-        raise _mismatch(table, f"not valid CSV ({e})") from None
+        raise _mismatch(table, f"not valid CSV ({csv_problem(e, delimiter)})") from None
     finally:
         csv.field_size_limit(old_limit)
     if first_lines != table.lines or len(ranges) != len(table.records):

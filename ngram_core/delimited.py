@@ -10,6 +10,19 @@ was detected is stated in the table's notes::
     ...                                         "csv", ReadOptions()))
     >>> table.delimiter, table.header, table.records
     (';', True, [{'id': '1', 'text': 'Hello, world'}])
+
+Quotes are CSV quoting, except in a file whose every (non-blank) line holds
+the same number of separators, when reading it with quoting fails, or gives
+records of another width, or joins lines into one record: then each line is
+split at the separator and a quote is only a character, as in many TSVs
+(GLUE, KorNLI, KorSTS: pandas' ``quoting=csv.QUOTE_NONE``). The notes say so::
+
+    >>> table = run_steps(read_delimited_steps('id\ttext\n1\t"Hi," she said\n2\tBye\n',
+    ...                                         "a.tsv", "tsv", ReadOptions()))
+    >>> table.records[0]["text"], table.notes[1]
+    ('"Hi," she said', 'quotes read as text (every line has the same number of tabs)')
+
+Messages name a separator in words ("a tab"), never as the raw character.
 """
 
 from __future__ import annotations
@@ -20,7 +33,7 @@ import io
 from .errors import InputError
 from .steps import Pacer, run_steps
 from .table import (ID_FIELD_NAMES, ID_SUFFIXES, PLAIN_NUMBER, TEXT_FIELD_NAMES, ReadOptions, Table,
-                    repair_surrogates)
+                    repair_surrogates, split_lines)
 
 #: The field separators detected in delimited files, with the names notes use.
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
@@ -38,23 +51,73 @@ _KNOWN_COLUMNS = frozenset(TEXT_FIELD_NAMES + ID_FIELD_NAMES + COLUMN_NAMES)
 
 
 def sample_rows(text: str, delimiter: str) -> list[list[str]]:
-    """The first 20 non-blank records of a delimited text, quotes respected.
+    r"""The first 20 non-blank records of a delimited text, quotes respected;
+    or its first 20 non-blank lines split at the separator when quotes are
+    text there (:func:`_literal_sample`), as in this file of two lines::
+
+        >>> sample_rows('a\t"b\tc\nd\te"\tf\n', "\t")
+        [['a', '"b', 'c'], ['d', 'e"', 'f']]
 
     Read from the first 64 KiB only; a record cut there is left out.
     """
     head = text[:_SAMPLE_CHARS]
+    cut = len(text) > len(head)
+    rows, ends, broken = _quoted_sample(head, delimiter)
+    if '"' in head:
+        literal = _literal_sample(head, delimiter, cut, rows, ends, broken)
+        if literal is not None:
+            return literal
+    if cut and len(rows) <= _SAMPLE_RECORDS and len(rows) > 1:
+        rows.pop()                 # the last record may be cut at the sample's end
+    return rows[:_SAMPLE_RECORDS]
+
+
+def _quoted_sample(head: str, delimiter: str) -> tuple[list[list[str]], list[int], bool]:
+    """Up to 21 non-blank records read with quoting, the line each ends on,
+    and whether reading stopped at a broken record."""
     rows: list[list[str]] = []
+    ends: list[int] = []
+    reader = csv.reader(io.StringIO(head, newline=""), delimiter=delimiter)
     try:
-        for cells in csv.reader(io.StringIO(head, newline=""), delimiter=delimiter):
+        for cells in reader:
             if cells and cells != [""]:
                 rows.append(cells)
+                ends.append(reader.line_num)
             if len(rows) > _SAMPLE_RECORDS:
                 break
     except csv.Error:
-        pass                       # the sample ends at the first broken record
-    if len(text) > len(head) and len(rows) <= _SAMPLE_RECORDS and len(rows) > 1:
-        rows.pop()                 # the last record may be cut at the sample's end
-    return rows[:_SAMPLE_RECORDS]
+        return rows, ends, True    # the sample ends at the first broken record
+    return rows, ends, False
+
+
+def _literal_sample(head: str, delimiter: str, cut: bool, rows: list[list[str]],
+                    ends: list[int], broken: bool) -> list[list[str]] | None:
+    """The first 20 non-blank lines of ``head`` split at ``delimiter``, when
+    they all split into the same number (2 or more) of fields and the records
+    read with quoting (``rows``, ending on lines ``ends``) do not: reading
+    broke within those lines, or the records differ in width, or one spans
+    several lines. Else None. A last line ``cut`` at the sample's end is left
+    out.
+    """
+    pieces = split_lines(head)
+    if cut:
+        pieces.pop()
+    lines: list[list[str]] = []
+    numbers: list[int] = []
+    for number, line in enumerate(pieces, 1):
+        if line:
+            lines.append(line.split(delimiter))
+            numbers.append(number)
+            if len(lines) == _SAMPLE_RECORDS:
+                break
+    width = len(lines[0]) if lines else 0
+    if width < 2 or any(len(cells) != width for cells in lines):
+        return None
+    n = min(len(rows), len(lines))
+    if (broken and len(rows) < len(lines)) or ends[:n] != numbers[:n] \
+            or any(len(cells) != len(rows[0]) for cells in rows[:_SAMPLE_RECORDS]):
+        return lines
+    return None
 
 
 def _consistency(rows: list[list[str]]) -> float:
@@ -147,27 +210,99 @@ def _dialect_note(delimiter: str, width: int, header: bool) -> str:
         (f" to column_{width}" if width > 1 else "")
 
 
+#: How a note or a message names a separator, one of them and several.
+_SEPARATOR_NAMES = {",": ("a comma", "commas"), ";": ("a semicolon", "semicolons"),
+                    "\t": ("a tab", "tabs"), "|": ("a pipe", "pipes")}
+
+
+def separator_name(delimiter: str, plural: bool = False) -> str:
+    """A separator in words, for messages and notes: ``"\\t"`` -> ``"a tab"``
+    (plural: ``"tabs"``); another character is quoted with its escapes
+    (``"':'"``, plural ``"':' separators"``), so no message holds a raw tab."""
+    if delimiter in _SEPARATOR_NAMES:
+        return _SEPARATOR_NAMES[delimiter][plural]
+    return f"{delimiter!r} separators" if plural else repr(delimiter)
+
+
+def _literal_note(delimiter: str) -> str:
+    return f"quotes read as text (every line has the same number of " \
+           f"{separator_name(delimiter, True)})"
+
+
+def quotes_read_as_text(table: Table) -> bool:
+    """Whether ``table`` was read with quotes as text, each record one line
+    split at its separator (the note says so), as a writer cutting the file
+    again by records must know."""
+    return table.delimiter is not None and _literal_note(table.delimiter) in table.notes
+
+
 def read_delimited_steps(text: str, name: str, fmt: str, options: ReadOptions):
+    """Read a delimited text: detect the separator and the header, then the records.
+
+    Quotes are CSV quoting unless every non-blank line holds the same number
+    (1 or more) of separators and reading with quoting fails (a broken quoted
+    field, or a record not as wide as the header) or makes fewer records than
+    there are lines (a lone ``"`` joining lines into one cell): then each line
+    is split at the separator, quotes kept as text, and a note says so. So
+    ``1\\t"quoted" start`` under ``id\\ttext`` is read as it is, while
+    ``1,"a, b"`` under ``id,text`` (lines of two commas and of one) is still
+    the two fields ``1`` and ``a, b``.
+    """
     preferred = "\t" if fmt == "tsv" else ","
     delimiter = options.delimiter or detect_delimiter(text, preferred)
     sample = sample_rows(text, delimiter)
     has_header = detect_header(sample) if options.header is None else options.header
+    plain = _even_lines(text, delimiter) if '"' in text else None
     old_limit = csv.field_size_limit()
     csv.field_size_limit(max(old_limit, len(text) + 1))
     try:
         fields, records, lines = yield from _delimited_records(text, name, delimiter,
                                                                has_header)
+        literal = plain is not None and \
+            len(records) + bool(has_header and fields) < plain[1]
+    except _Unquotable as e:
+        if plain is None:
+            raise InputError(e.source, e.message, line=e.line) from None
+        literal = True
     finally:
         csv.field_size_limit(old_limit)
+    if literal:
+        fields, records, lines = yield from _literal_records(plain[0], name, delimiter,
+                                                             has_header)
     if has_header and fields and not records:
         raise InputError(name, "has a header row but no rows under it")
+    notes = [_dialect_note(delimiter, len(fields), has_header)]
+    if literal:
+        notes.append(_literal_note(delimiter))
     return Table(name, "tsv" if delimiter == "\t" else "csv", fields, records, lines,
-                 delimiter=delimiter, header=has_header,
-                 notes=[_dialect_note(delimiter, len(fields), has_header)])
+                 delimiter=delimiter, header=has_header, notes=notes)
+
+
+def _even_lines(text: str, delimiter: str) -> tuple[list[str], int] | None:
+    """The lines of ``text`` and how many are not empty, when every one that
+    is not empty holds the same number (1 or more) of ``delimiter``; else None.
+    ``"a\\tb\\n\\nc\\td\\n"`` -> ``(["a\\tb", "", "c\\td", ""], 2)``."""
+    lines = split_lines(text)
+    count, filled = -1, 0
+    for line in lines:
+        if line:
+            n = line.count(delimiter)
+            if n != count:
+                if count >= 0 or n == 0:
+                    return None
+                count = n
+            filled += 1
+    return (lines, filled) if count > 0 else None
+
+
+class _Unquotable(InputError):
+    """A record the csv module cannot read, or not as wide as the first."""
 
 
 def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
-    """The fields, records and start lines of a delimited text; blank records skipped."""
+    """The fields, records and start lines of a delimited text, read with
+    quoting; blank records skipped. A broken record, or one of another width,
+    raises :class:`_Unquotable` (an InputError)."""
     what = {"\t": "TSV", ",": "CSV"}.get(delimiter, f"{DELIMITERS.get(delimiter, 'delimited')}"
                                                      f"-separated text")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
@@ -187,17 +322,57 @@ def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
                     start = reader.line_num + 1
                     continue
             if len(cells) != len(fields):
-                raise InputError(name, f"has {len(cells)} fields where the "
-                                       f"{'header' if has_header else 'first row'} has "
-                                       f"{len(fields)}", line=start)
+                raise _Unquotable(name, f"has {len(cells)} fields where the "
+                                        f"{'header' if has_header else 'first row'} has "
+                                        f"{len(fields)}", line=start)
             records.append(dict(zip(fields, cells)))
             lines.append(start)
             if pacer.due():
                 yield len(records)
             start = reader.line_num + 1
     except csv.Error as e:
-        raise InputError(name, f"is not valid {what}: {e}", line=start) from None
+        raise _Unquotable(name, f"is not valid {what}: {csv_problem(e, delimiter)}",
+                          line=start) from None
     return fields or [], records, lines
+
+
+def csv_problem(error: csv.Error, delimiter: str) -> str:
+    """The csv module's complaint in words, the separator named, never a raw
+    tab: ``'\\t' expected after '"'`` -> a closing quote must be followed by a
+    tab or the end of the line (and why quotes were read as quoting)."""
+    message = str(error)
+    why = f" (quotes are read as text only when every line holds one or more " \
+          f"{separator_name(delimiter, True)}, the same number in each)"
+    if message.endswith("expected after '\"'"):
+        return f"a quote closing a quoted field must be followed by " \
+               f"{separator_name(delimiter)} or the end of the line{why}"
+    if message == "unexpected end of data":
+        return f"a quoted field is still open at the end of the file{why}"
+    message = message.replace(f"'{delimiter}'", separator_name(delimiter))
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
+def _literal_records(lines: list[str], name: str, delimiter: str, has_header: bool):
+    """The fields, records and line numbers of lines that each split at
+    ``delimiter`` into as many fields (:func:`_even_lines`); empty lines skipped."""
+    fields: list[str] | None = None
+    records: list[dict] = []
+    numbers: list[int] = []
+    pacer = Pacer()
+    for number, line in enumerate(lines, 1):
+        if not line:
+            continue
+        cells = line.split(delimiter)
+        if fields is None:
+            fields = _header(cells, name, number) if has_header else \
+                [f"column_{i}" for i in range(1, len(cells) + 1)]
+            if has_header:
+                continue
+        records.append(dict(zip(fields, cells)))
+        numbers.append(number)
+        if pacer.due():
+            yield len(records)
+    return fields or [], records, numbers
 
 
 def _header(cells: list[str], name: str, line: int = 1) -> list[str]:
