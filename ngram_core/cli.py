@@ -25,8 +25,9 @@ from .contamination import (ScoreSource, clean_split, definitions_steps_for, nee
 from .errors import InputError
 from .fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
                      unchecked_text_notice)
-from .files import (FileRead, fields_of, load_rows_by_file, parse_size, read_file_bytes,
-                    read_path_table)
+from .errors import shown
+from .files import (FileRead, check_output, fields_of, load_rows_by_file, parse_size,
+                    read_file_bytes, read_path_table, write_output)
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
 from .table import TEXT_ROWS, ReadOptions
@@ -123,8 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def names(paths: Sequence[str]) -> str:
     """How the result line names one or several files."""
-    shown = [os.path.basename(p) for p in paths]
-    return shown[0] if len(shown) == 1 else f"{shown[0]} and {len(shown) - 1} more files"
+    base = [shown(os.path.basename(p)) for p in paths]
+    return base[0] if len(base) == 1 else f"{base[0]} and {len(base) - 1} more files"
 
 
 def render_text(result: Report, a_name: str, b_name: str, top: int = TOP_ROWS) -> str:
@@ -273,10 +274,25 @@ def render_field_table(result: Report) -> str:
                      for r in rows) + "\n"
 
 
-def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptions) -> dict:
+#: The flags that name an output file.
+OUTPUT_FLAGS = ("csv", "rows_csv", "clean_out", "dirty_out")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every output path asked for can be written: checked before the work starts."""
+    for flag in OUTPUT_FLAGS:
+        path = getattr(args, flag)
+        if path:
+            check_output(path, "--" + flag.replace("_", "-"))
+
+
+def outputs(args: argparse.Namespace, result: Report, a_options: ReadOptions
+            ) -> tuple[dict, dict[str, bytes]]:
     """The published definitions, the score impact and the clean split, as the flags
-    ask; returns the JSON summary's extra keys and writes the split files."""
+    ask: the JSON summary's extra keys, and each output file's bytes by path (written
+    by the caller once everything is computed)."""
     extra: dict = {}
+    files: dict[str, bytes] = {}
     if args.scores and not args.scores_field:
         raise InputError("--scores", "needs --scores-field, the field holding the score")
     source = ScoreSource(field=args.score_field,
@@ -293,26 +309,29 @@ def report_extras(args: argparse.Namespace, result: Report, a_options: ReadOptio
                             read_path_table(args.a, a_options))
         for path, data in ((args.clean_out, split.clean), (args.dirty_out, split.dirty)):
             if path:
-                with open(path, "wb") as f:
-                    f.write(data)
+                files[path] = data
     if args.rows_csv:
-        with open(args.rows_csv, "w", encoding="utf-8", newline="") as f:
-            f.write(result.rows_csv())
-    return extra
+        files[args.rows_csv] = result.rows_csv().encode("utf-8")
+    if args.csv:
+        files[args.csv] = result.csv().encode("utf-8")
+    return extra, files
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
+    stdout = stdout or _tolerant(sys.stdout)
+    stderr = stderr or _tolerant(sys.stderr)
     args = build_parser().parse_args(argv)
     bar = ProgressBar(stderr)
     try:
         settings = Settings(n=args.n, mode=args.mode, layers=args.layers,
                             threshold=args.threshold, backend=args.tokenizer,
                             short_min=args.short_min, max_b_rows=args.max_b_rows)
+        check_outputs(args)
         result, reads = run(args, settings, bar, stderr)
-        extra = report_extras(args, result, read_options(args, "a"))
+        extra, files = outputs(args, result, read_options(args, "a"))
+        for path, data in files.items():
+            write_output(path, data)
     except InputError as e:
         stderr.write(f"ngram-overlap: {e}\n")
         return 2
@@ -320,9 +339,6 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         bar.clear()
     for note in extra.pop("score_notes", []):
         stderr.write(f"Scores: {note}\n")
-    if args.csv:
-        with open(args.csv, "w", encoding="utf-8", newline="") as f:
-            f.write(result.csv())
     for note in short_warnings(result, reads) + unchecked_text_notes(result, reads):
         stderr.write(note + "\n")
     stderr.write(render_field_table(result))
@@ -332,6 +348,15 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     else:
         stdout.write(render_text(result, names([args.a]), names(args.b)))
     return 0
+
+
+def _tolerant(stream: TextIO) -> TextIO:
+    """The process's own stdout or stderr, made to escape what it cannot encode
+    (a strict UTF-8 terminal and a name that is not UTF-8) rather than fail."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="backslashreplace")
+    return stream
 
 
 if __name__ == "__main__":       # pragma: no cover

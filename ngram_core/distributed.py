@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from .check import Progress
-from .errors import InputError
+from .errors import InputError, shown
 from .files import (block_ranges, expand_paths, is_compressed, is_parquet, iter_line_chunks,
                     lines_before, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
@@ -69,6 +69,9 @@ from .window_filter import WindowBits
 DEFAULT_BLOCKSIZE = 16 * 2**20
 #: Bytes of a B file read on the client to detect its fields.
 FIELD_SAMPLE_BYTES = 2**20
+#: When the first MiB cannot be read alone (a quoted field cut at its end), the client
+#: reads this much once more; B is never read whole on the client.
+FIELD_RETRY_BYTES = 16 * 2**20
 
 
 # --- partitions of B ---------------------------------------------------------
@@ -444,8 +447,9 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
         return fields, id_field
     try:
         table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
-    except InputError:            # e.g. a quoted CSV field cut at the sample's end
-        table = read_path_table(part.path, part.options)
+    except InputError:            # e.g. a quoted CSV field cut at the sample's end:
+        table = read_path_table(part.path, part.options,        # a longer head, never all
+                                head=FIELD_RETRY_BYTES)
     choice = choose_fields(table, field_stats(table), fields, id_field, like)
     return choice.text_fields, choice.id_field or ""
 
@@ -504,7 +508,7 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
                         windows_ignored=windows_ignored, a_rows=a_rows, part_ends=a.part_ends,
                         a_fields=fields[0], b_fields=fields[1])
     b_files = RowFiles(tuple(file_first[i] for i in sorted(file_first)),
-                       tuple(parts_paths[i] for i in sorted(file_first)))
+                       tuple(shown(parts_paths[i]) for i in sorted(file_first)))
     return DistributedResult(settings, a_rows, tokenizer, matches, summary, b_ids=b_ids,
                              b_files=b_files)
 

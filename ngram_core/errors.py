@@ -1,4 +1,4 @@
-"""The one exception the package raises for bad input.
+r"""The one exception the package raises for bad input.
 
 Every problem with a user's file becomes an :class:`InputError` that names the
 file and, where it applies, the line or row, so a caller can show one clear
@@ -6,9 +6,28 @@ message and keep its last good result::
 
     >>> str(InputError("train.jsonl", "not valid JSON: Expecting value", line=7))
     'train.jsonl, line 7: not valid JSON: Expecting value'
+
+A file name that is not valid UTF-8 (bytes a terminal cannot show, kept by Python
+as lone surrogates) is shown with those bytes escaped, so no message, CSV cell or
+line of output fails to encode::
+
+    >>> shown("caf\udcff.jsonl")
+    'caf\\xff.jsonl'
 """
 
 from __future__ import annotations
+
+
+def shown(name: str) -> str:
+    """A name as text that encodes as UTF-8: bytes that were not UTF-8 (Python's
+    ``surrogateescape``) become ``\\xNN``; any other name is returned as it is."""
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 class InputError(ValueError):
@@ -26,12 +45,12 @@ class InputError(ValueError):
         return (_rebuild, (self.source, self.message, self.line, self.row))
 
     def __str__(self) -> str:
-        where = self.source
+        where = shown(self.source)
         if self.line is not None:
             where += f", line {self.line}"
         elif self.row is not None:
             where += f", row {self.row}"
-        return f"{where}: {self.message}" if where else self.message
+        return f"{where}: {shown(self.message)}" if where else shown(self.message)
 
 
 def _rebuild(source, message, line, row):

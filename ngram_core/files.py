@@ -19,16 +19,25 @@ from __future__ import annotations
 import glob
 import gzip
 import io
+import json
+import os
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
-from .errors import InputError
+from .errors import InputError, shown
 from .export import RowFiles
 from .fields import FieldStats, choose_fields, field_stats, other_text_fields, select_rows
-from .readers import read_table
+from .readers import decode_bytes, format_from_name, read_table
 from .table import ReadOptions, Row, Table, table_from_records
 
 COMPRESSED_SUFFIXES = (".gz", ".zst")
+#: File A (the test set) is read whole: at most this many bytes of text, after
+#: decompression (the largest public benchmarks are a few MB). B has no bound.
+MAX_A_BYTES = 64 * 2**20
+#: The first bytes of a text file looked at before it is read whole: a binary file,
+#: or a JSONL file that is not JSON, is refused from them, whatever its size.
+HEAD_BYTES = 64 * 2**10
 PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
@@ -114,10 +123,73 @@ def parquet_table(path: str, row_group: int | None = None, limit: int | None = N
         data = source.read() if row_group is None else source.read_row_group(row_group)
     except Exception as e:        # any pyarrow failure is the file's fault
         raise InputError(path, f"is not a readable Parquet file: {e}") from None
-    records = data.slice(0, limit).to_pylist() if limit else data.to_pylist()
+    records = _parquet_records(path, data.slice(0, limit) if limit else data)
     if not records:
         return Table(path, "parquet", list(data.schema.names), [])
     return table_from_records(path, "parquet", records)
+
+
+def _parquet_records(path: str, data: Any) -> list[dict]:
+    """A pyarrow table's rows as dicts, column by column: a string column holding
+    bytes that are not UTF-8 is read as bytes (each such byte U+FFFD, see
+    :func:`~ngram_core.table.scalar_text`); any other failure names the column."""
+    import pyarrow as pa
+
+    columns = {}
+    for name, column in zip(data.schema.names, data.columns):
+        try:
+            try:
+                values = column.to_pylist()
+            except UnicodeDecodeError:
+                values = _undecoded(column, pa).to_pylist()
+        except Exception as e:        # any pyarrow failure is the file's fault
+            raise InputError(path, f"column {name!r} cannot be read: {e}") from None
+        if _holds_binary(column.type, pa):
+            values = [_decoded(v) for v in values]
+        columns[name] = values
+    names = list(columns)
+    return [dict(zip(names, values)) for values in zip(*columns.values())]
+
+
+def _holds_binary(t: Any, pa: Any) -> bool:
+    """Whether a column's values (or their items or fields) can be bytes."""
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t) \
+            or pa.types.is_string(t) or pa.types.is_large_string(t):
+        return True
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _holds_binary(t.value_type, pa)
+    if pa.types.is_struct(t):
+        return any(_holds_binary(f.type, pa) for f in t)
+    return False
+
+
+def _decoded(value: Any) -> Any:
+    """Bytes anywhere in a value as text, as a file's bytes are read (UTF-8; a byte
+    that is not, U+FFFD)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, list):
+        return [_decoded(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _decoded(v) for k, v in value.items()}
+    return value
+
+
+def _undecoded(column: Any, pa: Any) -> Any:
+    """A string column (or one holding strings in lists or structs) viewed as bytes."""
+    def as_binary(t):
+        if pa.types.is_string(t):
+            return pa.binary()
+        if pa.types.is_large_string(t):
+            return pa.large_binary()
+        if pa.types.is_list(t):
+            return pa.list_(as_binary(t.value_type))
+        if pa.types.is_large_list(t):
+            return pa.large_list(as_binary(t.value_type))
+        if pa.types.is_struct(t):
+            return pa.struct([pa.field(f.name, as_binary(f.type)) for f in t])
+        return t
+    return column.cast(as_binary(column.type))
 
 
 def read_path_table(path: str, options: ReadOptions = ReadOptions(),
@@ -126,23 +198,74 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
     text (decompressed when .gz or .zst), read with ``options``.
 
     ``head`` reads only the whole lines in the first ``head`` bytes (the first
-    1,000 rows of a Parquet file), enough to detect its fields.
+    1,000 rows of a Parquet file), enough to detect its fields. A text file's
+    first :data:`HEAD_BYTES` are looked at before the rest is read
+    (:func:`check_head`); file A (``options.role == "a"``) is refused past
+    :data:`MAX_A_BYTES`, before more than that is decompressed.
     """
     if is_parquet(path):
         table = parquet_table(path, 0 if head else None, 1000 if head else None)
         if not table.records:
             raise InputError(path, "has no rows")
-    else:
-        data = read_file_bytes(path, head)
+        table.source = path
+        return table
+    try:
+        check_head(read_file_bytes(path, HEAD_BYTES if head is None else min(head, HEAD_BYTES)),
+                   path, options)
+        limit = head if head is not None else MAX_A_BYTES + 1 if options.role == "a" else None
+        data = read_file_bytes(path, limit)
+        if head is None and limit is not None and len(data) > MAX_A_BYTES:
+            raise InputError(path, f"holds more than {MAX_A_BYTES // 2**20} MiB of text: file A, "
+                                   f"the test set, is read whole and is bounded there (the "
+                                   f"training data, file B, is not)")
         if head is not None and len(data) == head:
-            data = data[:data.rfind(b"\n") + 1] or data      # no line cut in half
-        try:
-            table = read_table(data, strip_compression(path), **options._asdict())
-        except InputError as e:
-            e.source = path            # name the file as given, .gz and all
-            raise
+            data = _whole_lines(data)
+        table = read_table(data, strip_compression(path), **options._asdict())
+    except InputError as e:
+        e.source = path            # name the file as given, .gz and all
+        raise
     table.source = path
     return table
+
+
+def _whole_lines(data: bytes) -> bytes:
+    """The bytes up to the last line break (no line cut in half); with no line
+    break, up to the last whole UTF-8 character."""
+    cut = data.rfind(b"\n") + 1
+    if cut:
+        return data[:cut]
+    end = len(data)
+    while end and data[end - 1] & 0xC0 == 0x80 and len(data) - end < 3:
+        end -= 1                        # continuation bytes of a character cut off
+    if end and data[end - 1] >= 0xC0:
+        end -= 1                        # its first byte
+    return data[:end] if end < len(data) else data
+
+
+def check_head(head: bytes, path: str, options: ReadOptions = ReadOptions()) -> None:
+    r"""Refuse a file from its first bytes: not text (NUL bytes, a known binary
+    format, UTF-16 without a byte-order mark, bytes that are neither UTF-8 nor
+    Windows-1252), or, for a file named ``.jsonl``/``.ndjson``, a first line
+    that is not JSON, with the line named. ``/dev/zero`` or a 3 GB archive of
+    something else is refused at once, never read whole::
+
+        >>> check_head(b"\x00" * 100, "zero.jsonl")
+        Traceback (most recent call last):
+        ...
+        ngram_core.errors.InputError: zero.jsonl, line 1: contains a NUL character: this looks like a binary file, not text
+    """
+    cut = _whole_lines(head)
+    if not cut:
+        return
+    text = decode_bytes(cut, path)[0]
+    if (options.format or format_from_name(strip_compression(path))) == "jsonl":
+        for number, line in enumerate(text.splitlines()[:20], 1):
+            if line.strip():
+                try:
+                    json.loads(line)
+                except ValueError as e:
+                    raise InputError(path, f"is not JSONL: {e.args[0] if e.args else e}",
+                                     line=number) from None
 
 
 class FileRead(NamedTuple):
@@ -193,12 +316,48 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
             raise
-        reads.append(FileRead(path, len(selected), choice.text_fields, choice.id_field,
+        reads.append(FileRead(shown(path), len(selected), choice.text_fields, choice.id_field,
                               [*table.notes, *choice.notes], tuple(stats),
                               tuple(other_text_fields(stats, choice.text_fields))))
         offset = len(rows)
         rows.extend(row._replace(number=offset + i) for i, row in enumerate(selected, 1))
     return rows, RowFiles(tuple(starts), tuple(reads_path.path for reads_path in reads)), reads
+
+
+def check_output(path: str, flag: str) -> None:
+    """Refuse, before any work, an output path that cannot be written: its folder
+    missing, a folder given as the file, or no permission to write there."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InputError(path, f"is a folder; {flag} needs a file name")
+    if not os.path.isdir(folder):
+        raise InputError(path, f"cannot be written: no folder {shown(folder)!r}")
+    if not os.access(folder, os.W_OK | os.X_OK) or \
+            (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise InputError(path, "cannot be written: permission denied")
+
+
+def write_output(path: str, data: bytes) -> None:
+    """Write a whole file at once: into a temporary file in the same folder, renamed
+    over ``path`` when complete, so a failure (or Ctrl-C) leaves no half-written file
+    and an older file of that name stays as it was until the new one is whole."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".ngram-overlap-", suffix=".part")
+    except OSError as e:
+        raise InputError(path, f"cannot be written: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)
+    except BaseException as e:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise InputError(path, f"cannot be written: {e.strerror or e}") from None
+        raise
 
 
 def expand_paths(patterns: Iterable[str]) -> list[str]:

@@ -159,12 +159,35 @@ def repair_surrogates(s: str) -> str:
 
 def value_text(value) -> str:
     """A field's value as row text: strings as they are (lone surrogates
-    repaired), None as ``""``, anything else as JSON: ``42`` -> ``"42"``."""
+    repaired), None as ``""``, anything else as :func:`scalar_text` gives it."""
     if value is None:
         return ""
     if isinstance(value, str):
         return repair_surrogates(value)
-    return repair_surrogates(json.dumps(value, ensure_ascii=False))
+    return repair_surrogates(scalar_text(value))
+
+
+def scalar_text(value) -> str:
+    r"""A value that is not a string as text: JSON's numbers, booleans, objects and
+    arrays as JSON (``42`` -> ``"42"``); what a Parquet column holds besides:
+    bytes decoded as UTF-8 (a byte that is not, U+FFFD), dates and times in ISO
+    form, decimals as written; anything else as ``str`` gives it::
+
+        >>> import datetime, decimal
+        >>> [scalar_text(v) for v in (42, b"caf\xc3\xa9 \xff", datetime.date(2024, 1, 31),
+        ...                           decimal.Decimal("3.10"))]
+        ['42', 'café �', '2024-01-31', '3.10']
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).decode("utf-8", "replace")
+    if hasattr(value, "isoformat"):               # datetime, date, time, pandas' Timestamp
+        return value.isoformat()
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):               # Decimal, timedelta, a NaN in an object...
+        return str(value)
 
 
 
@@ -236,8 +259,7 @@ def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dic
             parts[path] = []
             out[path] = None      # keep the field's place in document order
         if value is not None:
-            parts[path].append(value if isinstance(value, str)
-                               else json.dumps(value, ensure_ascii=False))
+            parts[path].append(scalar_text(value))
     elif path not in out:
         out[path] = value
 
