@@ -187,8 +187,8 @@ def _delimited_ranges(text: str, table: Table) -> tuple[str, list[tuple[int, int
     again with the csv module as the reader did (blank records skipped); a file
     read with quotes as text has one record per line, cut as JSONL's are."""
     if quotes_read_as_text(table):
-        ranges = _jsonl_ranges(text, table)
-        return (text[:ranges[0][0]] if ranges else text) if table.header else "", ranges
+        lines = _jsonl_ranges(text, table)
+        return (text[:lines[0][0]] if lines else text) if table.header else "", lines
     starts = _line_starts(text)
 
     def cut(first: int, last: int) -> tuple[int, int]:

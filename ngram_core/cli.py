@@ -30,7 +30,7 @@ from .files import (FileRead, check_output, fields_of, load_rows_by_file, parse_
                     read_file_bytes, read_path_table, write_output)
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
-from .table import TEXT_ROWS, ReadOptions
+from .table import TEXT_ROWS, ReadOptions, fields_label
 from .report import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
                      settings_line)
 from .result import Report
@@ -257,7 +257,7 @@ def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> l
 def describe_read(role: str, read: FileRead) -> str:
     """``"A test.csv: 120 rows, text from contents, id from Doc ID; semicolon-separated..."``"""
     ident = read.id_field if read.id_field is not None else "(row numbers)"
-    parts = [f"{role} {read.path}: {read.rows:,} rows, text from {' + '.join(read.text_fields)}, "
+    parts = [f"{role} {read.path}: {read.rows:,} rows, text from {fields_label(read.text_fields)}, "
              f"id from {ident}", *read.notes]
     return "; ".join(parts) + "."
 

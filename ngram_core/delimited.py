@@ -266,7 +266,7 @@ def read_delimited_steps(text: str, name: str, fmt: str, options: ReadOptions):
         literal = True
     finally:
         csv.field_size_limit(old_limit)
-    if literal:
+    if literal and plain is not None:
         fields, records, lines = yield from _literal_records(plain[0], name, delimiter,
                                                              has_header)
     if has_header and fields and not records:

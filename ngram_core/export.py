@@ -131,7 +131,7 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
     """
     a_rows = list(a_rows)
     by_field = any(row.parts for row in a_rows)
-    extra = DEFINITION_COLUMNS if definitions is not None else ()
+    extra: tuple[str, ...] = DEFINITION_COLUMNS if definitions is not None else ()
     extra += (MATCHED_FIELDS_COLUMN,) if by_field else ()
     lines = [csv_line(ROWS_CSV_COLUMNS + extra)]
     is_flagged_row = flag_rule(threshold)

@@ -47,7 +47,7 @@ from typing import NamedTuple
 from .errors import InputError
 from .readers import read_table_steps
 from .table import (ID_FIELD_NAMES, ID_SUFFIXES, PLAIN_NUMBER, TEXT_FIELD_NAMES, Row, Table,
-                    value_text)
+                    fields_label, value_text)
 from .steps import Pacer, run_steps
 from .tokenize import PIECE_CHARS, Tokenizer
 
@@ -369,7 +369,8 @@ def reading_order(table: Table, names) -> list[str]:
 def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None):
     """:func:`detect_text_fields` as steps; pass ``stats`` when already computed.
 
-    Every ``text`` field, in :func:`reading_order`, but those of single words
+    Every ``text`` field (none: every ``fixed`` one, the file's only text), in
+    :func:`reading_order`, but those of single words
     (fewer than :data:`WORD_TOKENS` tokens per row: a keyword, a title, a
     one-word answer) while a longer one exists: set between a question and
     its options, a keyword would break every window running from one into
@@ -380,7 +381,7 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     """
     if stats is None:
         stats = yield from field_stats_steps(table)
-    text = [s for s in stats if s.kind == "text"]
+    text = [s for s in stats if s.kind == "text"] or [s for s in stats if s.kind == "fixed"]
     if any(s.tokens >= WORD_TOKENS for s in text):
         text = [s for s in text if s.tokens >= WORD_TOKENS]     # single words left out
     if text:
@@ -407,13 +408,13 @@ class FieldSelection(NamedTuple):
 def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
                         id_field: str | None = None, like=None):
     """The text and id fields of one file (see :func:`choose_fields`), as steps."""
-    notes = [fixed_note(s) for s in stats if s.kind == "fixed"] if not text_fields else []
     if text_fields:
         chosen = list(text_fields)
     elif reads_like(table, like):
         chosen = list(like)
     else:
         chosen = yield from detect_text_fields_steps(table, stats)
+    notes = fixed_notes(stats, chosen)
     if id_field is None:
         ident = id_field_choice(table)
         if ident.note:
@@ -425,7 +426,10 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
 def reads_like(table: Table, like) -> bool:
     """Whether a file has every one of ``like``, the other file's detected text
     fields (the same schema), so that it reads them too."""
-    return bool(like) and all(f in table.fields for f in like)
+    if not like:
+        return False
+    have = set(table.fields)
+    return all(f in have for f in like)
 
 
 def choose_fields(table: Table, stats: list[FieldStats], text_fields=None,
@@ -445,10 +449,12 @@ def choose_fields(table: Table, stats: list[FieldStats], text_fields=None,
     return run_steps(choose_fields_steps(table, stats, text_fields, id_field, like))
 
 
-def fixed_note(s: FieldStats) -> str:
-    """The sentence for a fixed field left out of the text."""
-    return (f"{s.name} holds the same text in nearly every row ({s.sample}): left out of "
-            f"the text, as it says nothing about the row")
+def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:
+    """A sentence for each fixed field left out of the ``chosen`` text fields."""
+    chosen = set(chosen)
+    return [f"{s.name} holds the same text in nearly every row ({s.sample}): left out of "
+            f"the text, as it says nothing about the row"
+            for s in stats if s.kind == "fixed" and s.name not in chosen]
 
 
 _WHAT = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing", "other": "objects",
@@ -467,10 +473,11 @@ def no_text_error(table: Table, stats: list[FieldStats]) -> InputError:
 
 # --- rows ----------------------------------------------------------------------------
 
-def _expand(table: Table, name: str) -> list[str]:
+def _expand(table: Table, name: str, have: set) -> list[str]:
     """A field name as fields: itself, else every field under it as a path prefix
-    (``question`` -> ``question.stem``, ``question.choices.text``...), else none."""
-    if name in table.fields:
+    (``question`` -> ``question.stem``, ``question.choices.text``...), else none.
+    ``have``: the table's fields as a set (a sheet may have 10,000)."""
+    if name in have:
         return [name]
     return [f for f in table.fields if f.startswith(name + ".")]
 
@@ -498,11 +505,12 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
         id_field = detect_id_field(table)
     elif id_field == "":
         id_field = None                   # asked for row numbers
-    elif id_field not in table.fields:
+    elif id_field not in set(table.fields):
         raise _missing_field(table, id_field, "id")
     fields = []
+    have = set(table.fields)
     for f in asked:
-        expanded = _expand(table, f)
+        expanded = _expand(table, f, have)
         if not expanded:
             raise _missing_field(table, f, "text")
         fields.extend(expanded)
@@ -642,6 +650,7 @@ def count_files_steps(rows: list[Row], offsets, starts, n: int):
 def longer_fields(stats: list[FieldStats], n: int, chosen=()) -> list[FieldStats]:
     """Fields that could be text and hold at least ``n`` tokens per row, most first,
     leaving out the ``chosen`` ones."""
+    chosen = set(chosen)
     longer = [s for s in stats if s.kind in TEXT_KINDS and s.tokens >= n and s.name not in chosen]
     return sorted(longer, key=lambda s: -s.tokens)
 
@@ -658,7 +667,7 @@ def short_rows_warning(count: ShortCount, fields, longer: list[FieldStats]) -> s
     if not count.mostly_short:
         return None
     with_text = count.rows - count.blank
-    sentence = (f"{count.short:,} of {with_text:,} rows of {' + '.join(fields)} are shorter "
+    sentence = (f"{count.short:,} of {with_text:,} rows of {fields_label(fields)} are shorter "
                 f"than {count.n} tokens: nothing can match in them.")
     if longer:
         sentence += " Longer fields: " + ", ".join(
@@ -677,6 +686,7 @@ def other_text_fields(stats: list[FieldStats], chosen=()) -> list[FieldStats]:
     least :data:`OTHER_TEXT_TOKENS` tokens per row; most tokens first."""
     names = {s.name for s in stats}
     prefixes = tuple(f"{c}." for c in chosen if c not in names)
+    chosen = set(chosen)
 
     def left_out(s: FieldStats) -> bool:
         return s.name not in chosen and not s.name.startswith(prefixes)

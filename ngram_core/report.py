@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from .match import CHECKABLE, SHORT, RowMatch
 from .settings import Settings
+from .table import fields_label
 from .tokenize import Tokenizer
 
 
@@ -254,19 +255,28 @@ def fields_read(s: Summary) -> str:
     """
     if not s.a_fields and not s.b_fields:
         return ""
-    a, b = " + ".join(s.a_fields) or "?", " + ".join(s.b_fields) or "?"
+    a, b = fields_label(s.a_fields) or "?", fields_label(s.b_fields) or "?"
     if s.a_fields == s.b_fields:
         return f"Text read: {a} of both files."
     return f"Text read: {a} of A; {b} of B."
 
 
+#: Rows of the per-field table.
+FIELD_TABLE_ROWS = 50
+
+
 def field_table(s: Summary) -> list[tuple[str, str, str, str]]:
     """A's figures per field, when A was read from several: ``(field, tokens,
-    dirty share, rows with a match)``; empty for one field."""
+    dirty share, rows with a match)``; empty for one field. At most
+    :data:`FIELD_TABLE_ROWS` fields, then a line counting the rest (all are in
+    the JSON summary)."""
     if len(s.fields) < 2:
         return []
-    return [(f.field, f"{f.tokens:,}", percent(f.dirty_share) if f.tokens else "–",
-             f"{f.rows_matched:,} of {f.rows:,}") for f in s.fields]
+    rows = [(f.field, f"{f.tokens:,}", percent(f.dirty_share) if f.tokens else "–",
+             f"{f.rows_matched:,} of {f.rows:,}") for f in s.fields[:FIELD_TABLE_ROWS]]
+    if len(s.fields) > FIELD_TABLE_ROWS:
+        rows.append((f"and {len(s.fields) - FIELD_TABLE_ROWS:,} more fields", "", "", ""))
+    return rows
 
 
 def counted_table(s: Summary) -> list[tuple[str, str]]:

@@ -190,8 +190,8 @@ def subset_figures(scores: Sequence[float | None], considered: Sequence[bool],
              if c and score is not None]
     mean = _mean(whole)
     s = 0.0
-    if whole and mean is not None:
-        s = math.sqrt(math.fsum((x - mean) ** 2 for x in whole) / len(whole))
+    if whole and mean is not None and min(whole) != max(whole):   # equal scores: s is 0,
+        s = math.sqrt(math.fsum((x - mean) ** 2 for x in whole) / len(whole))  # not 1e-17
     out: dict = {"all": _part(whole)}
     for name, members in subsets.items():
         values = [score for score, c, m in zip(scores, considered, members, strict=True)

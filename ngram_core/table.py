@@ -147,6 +147,24 @@ class ReadOptions(NamedTuple):
     text_rows: str | None = None
 
 
+#: Fields named in a sentence before the rest are counted.
+FIELDS_NAMED = 6
+
+
+def fields_label(names) -> str:
+    """Field names as a sentence shows them: ``context + question``; past
+    :data:`FIELDS_NAMED`, the first ones and a count (a sheet may have 10,000)::
+
+        >>> fields_label(["a", "b"]), fields_label([f"c{i}" for i in range(1, 10)])
+        ('a + b', 'c1 + c2 + c3 + c4 + c5 and 4 more fields')
+    """
+    names = list(names)
+    if len(names) <= FIELDS_NAMED:
+        return " + ".join(names)
+    return (" + ".join(names[:FIELDS_NAMED - 1]) +
+            f" and {len(names) - FIELDS_NAMED + 1:,} more fields")
+
+
 def repair_surrogates(s: str) -> str:
     """Replace lone surrogates (JSON can spell them as \\ud800) by U+FFFD.
 

@@ -8,6 +8,7 @@ from ngram_core.fields import unchecked_text_notice
 from ngram_core.match import SHORT
 from ngram_core.report import (cap_notice, counted_table, field_table, flag_rule,
                                flagged_figure, headline, percent, settings_line)
+from ngram_core.table import fields_label
 
 from .dom import create, el, fill_marked, fill_table, set_text, show_first_mark
 from .text import ignored_line, ignored_summary, window_words, words_by_id
@@ -185,7 +186,7 @@ def _pane_title(name: str, row, fields) -> str:
     """``"test.json, row q1 (context + question)"``: the file, the row's id and the
     fields its text was read from (its own parts, else the file's)."""
     read = [part[0] for part in row.parts] or list(fields)
-    return f"{name}, row {row.id}" + (f" ({' + '.join(read)})" if read else "")
+    return f"{name}, row {row.id}" + (f" ({fields_label(read)})" if read else "")
 
 
 def panes(result, names, match, ranges) -> None:

@@ -75,13 +75,13 @@ def test_the_page_and_the_command_agree(page, case, tmp_path):
     rows, text, ident, read = said[("A", a_path.name)]
     assert notes(page, "a") == read
     assert page.inner_text("#a-rows") == f"{rows:,}"
-    assert ", ".join(chosen(page, "#a-text-field")) == text
+    assert " + ".join(chosen(page, "#a-text-field")) == text
     assert (chosen(page, "#a-id-field") or [""])[0] == ("" if ident == "(row numbers)" else ident)
     if len(b_paths) == 1:
         rows, text, ident, read = said[("B", b_paths[0].name)]
         assert notes(page, "b") == read
         assert page.inner_text("#b-rows") == f"{rows:,}"
-        assert ", ".join(chosen(page, "#b-text-field")) == text
+        assert " + ".join(chosen(page, "#b-text-field")) == text
     else:                                   # several B files, read in order as one
         assert page.inner_text("#b-name") == f"{len(b_paths)} files"
         assert page.inner_text("#b-rows") == f"{sum(said[('B', p.name)][0] for p in b_paths):,}"
@@ -180,7 +180,7 @@ def test_what_was_read_is_said_beside_the_slot_and_can_be_changed(page):
 
 def test_most_rows_shorter_than_n_name_the_longer_fields(page):
     load_pair(page, PAGE_FIXTURES / "prompts.jsonl", PAGE_FIXTURES / "pages.csv")
-    assert chosen(page, "#b-text-field") == ["contents"]        # not url, not title
+    assert chosen(page, "#b-text-field") == ["title", "contents"]        # not the url
     assert page.inner_text("#flagged-figure") == "75.0%"
     change(page, lambda: page.select_option("#b-text-field", ["title"]))
     assert page.inner_text("#b-short") == "4"
@@ -227,11 +227,32 @@ def test_slot_a_takes_one_file_and_each_b_file_is_bounded(page):
                                                      ["2", "b-part-3.txt"]]
 
 
-def test_a_clean_result_names_the_text_fields_it_left_out_as_the_command_does(page, tmp_path):
-    # SQuAD: the passage (the longest text) is checked by default; the questions leaked
+def test_squad_reads_every_text_field_and_each_field_has_its_figures(page):
+    # SQuAD: the questions leaked, not the passages; the default reads both
     load_pair(page, PAGE_FIXTURES / "squad.json", PAGE_FIXTURES / "squad-corpus.jsonl")
+    assert page.inner_text("#flagged-figure") == "50.0%"
+    assert sorted(chosen(page, "#a-text-field")) == ["answers.text", "data.paragraphs.context",
+                                                     "question"]         # the list's order
+    assert page.inner_text("#settings-line").endswith(
+        "Text read: data.paragraphs.context + answers.text + question of A; text of B.")
+    assert page.is_visible("#fields-table")
+    rows = [[c.strip() for c in r.split("\t")]
+            for r in page.locator("#fields-table tbody tr").all_inner_texts()]
+    assert rows == [["data.paragraphs.context", "140", "0.0%", "0 of 4"],
+                    ["answers.text", "10", "0.0%", "0 of 4"],
+                    ["question", "62", "51.6%", "2 of 4"]]
+    assert page.inner_text("#pane-a-title").endswith(
+        "(data.paragraphs.context + answers.text + question)")
+
+
+def test_a_clean_result_names_the_text_fields_it_left_out_as_the_command_does(page, tmp_path):
+    # the passage alone, chosen: nothing flagged, and the questions are named
+    load_pair(page, PAGE_FIXTURES / "squad.json", PAGE_FIXTURES / "squad-corpus.jsonl")
+    change(page, lambda: page.select_option("#a-text-field", ["data.paragraphs.context"]))
     assert page.inner_text("#flagged-figure") == "0.0%"
-    stderr, _, _ = command(["squad.json", "squad-corpus.jsonl"], tmp_path)
+    assert page.is_hidden("#fields-table")
+    stderr, _, _ = command(["squad.json", "squad-corpus.jsonl", "--a-field",
+                            "data.paragraphs.context"], tmp_path)
     said = [line for line in stderr.splitlines() if line.startswith("Note: squad.json: ")]
     sentence = ("Nothing was flagged in data.paragraphs.context, the text of file A checked. "
                 "File A also holds question (16 tokens per row), not checked: a leak of it "
