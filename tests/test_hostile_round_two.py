@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from benchmarks import pathological  # the inputs the benchmarks measure
 from ngram_core import InputError, Settings, run_check
 from ngram_core.cli import main
 from ngram_core.fields import select_rows
@@ -109,6 +110,21 @@ def test_a_compressed_jsonl_file_that_is_not_json_is_refused_from_its_head(tmp_p
     done = bounded(A, fake, megabytes=700)          # 100 MB decompressed: never read whole
     assert done.returncode == 2
     assert f"{fake}, line 1: is not JSONL" in done.stderr
+
+
+@pytest.mark.parametrize("case", [*pathological.CASES, "one row of 2 MB against itself"])
+def test_pathological_2mb_inputs_finish_in_bounded_memory(tmp_path, case):
+    """The README's pathological inputs (and one 2 MB row against itself) give a result
+    with the address space bounded at 1 GB (their speed is measured by bench_browser)."""
+    make = pathological.CASES.get(case, pathological.one_huge_row)
+    a, a_name, b, b_name = make()
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    a_path, b_path = tmp_path / "a" / a_name, tmp_path / "b" / b_name
+    a_path.write_bytes(a)
+    b_path.write_bytes(b)
+    done = bounded(a_path, a_path if case.endswith("itself") else b_path, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rows"] >= 1
 
 
 def test_one_row_of_10000_columns_reads_every_column(tmp_path):
