@@ -55,7 +55,7 @@ from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, 
                     covered_runs, dirty_by_part,
                     short_rows_by_prefix)
 from .fields import choose_fields, field_stats, select_rows
-from .readers import format_from_name, read_table
+from .readers import format_from_name, read_by_blocks, read_table
 from .table import ReadOptions, Row
 from .report import summarize
 from .result import Report
@@ -111,6 +111,9 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         own = options._replace(format=fmt)
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
+        if fmt == "text" and own.text_rows is None:    # blocks or lines: decided once a file
+            head = read_path_table(path, own, head=FIELD_SAMPLE_BYTES)
+            own = own._replace(text_rows="paragraph" if read_by_blocks(head) else "line")
         if is_compressed(path) or not _by_line(own) or size <= blocksize:
             parts.append(Partition(len(parts), file_index, path, own, chunk=blocksize))
             continue

@@ -3,7 +3,9 @@ r"""Stage 1: bytes of a file -> a :class:`Table` of flat records.
 Formats: JSON (an array of objects or strings, or an object holding such
 arrays at any depth), JSONL/NDJSON, delimited text (comma, semicolon, tab or
 pipe; with or without a header row; quoted fields may hold newlines) and plain
-text (one row per line, per paragraph, or the whole file). This module decodes
+text (one row per line; per block of lines between blank lines, when asked or
+when the file is made of such blocks, as LogiQA's items are, and then the
+Table's notes say so; or the whole file). This module decodes
 the bytes, picks the format and hands the text to the format's reader:
 :mod:`~ngram_core.json_rows`, :mod:`~ngram_core.delimited`, or the plain-text
 reader here. The format comes from the file name's extension and
@@ -36,6 +38,8 @@ the line (or row), never a bare parser exception::
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 
 from .delimited import DELIMITERS, consistent_delimiter, read_delimited_steps
 from .errors import InputError
@@ -282,17 +286,42 @@ def _sniff(text: str, by_extension: str | None, delimiter: str | None = None) ->
 
 # --- plain text -----------------------------------------------------------------
 
-def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
-    r"""Plain text: one row per line (default), per paragraph, or the whole file.
+#: How :func:`made_of_blocks` tells a file of blocks from a file of lines.
+BLOCKS_MIN = 3
+BLOCK_SHARE = 2 / 3
+BLOCK_LINES_MAX = 40
+_BLOCKS_NOTE = "one row per block of lines between blank lines"
 
-    A paragraph is a block of lines between blank (or whitespace-only) lines,
-    kept with its inner line breaks; a row's line is where it starts. A final
-    line break ends the last row::
+
+def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
+    r"""Plain text: one row per line, per block of lines, or the whole file.
+
+    ``options.text_rows`` says which: ``"line"``, ``"paragraph"`` (a block of
+    non-blank lines between blank or whitespace-only lines, kept with its
+    inner line breaks) or ``"file"``. None detects: a file made of blocks of
+    similar shape (:func:`made_of_blocks`: LogiQA's items of an answer line, a
+    passage, a question and four options; a prose document's wrapped
+    paragraphs too, whose n-grams then run across line breaks) is read one row
+    per block and the Table's notes say so, with the count and the median size;
+    any other file (one item per line, a blank line after every line, a long
+    list with a blank line or two somewhere) one row per line, blank lines
+    included. A row's line (``Table.lines``) is where it starts; a final line
+    break ends the last row::
 
         >>> text = "A wrapped\nline.\n\n  \nNext one.\n"
         >>> t = run_steps(read_text_steps(text, "b.txt", "text", ReadOptions(text_rows="paragraph")))
         >>> [r["text"] for r in t.records], t.lines
         (['A wrapped\nline.', 'Next one.'], [1, 5])
+        >>> items = "B\nA passage.\nWhy?\nA. x\nB. y\n\n" * 3
+        >>> t = run_steps(read_text_steps(items, "a.txt", "text", ReadOptions()))
+        >>> t.records[1]["text"], t.lines
+        ('B\nA passage.\nWhy?\nA. x\nB. y', [1, 7, 13])
+        >>> print(*t.notes)  # doctest: +NORMALIZE_WHITESPACE
+        one row per block of lines between blank lines (3 blocks of 5 lines);
+        choose lines to read one row per line
+        >>> t = run_steps(read_text_steps(items, "a.txt", "text", ReadOptions(text_rows="line")))
+        >>> len(t.records), t.notes
+        (18, [])
     """
     yield 0
     if options.text_rows == "file":
@@ -300,8 +329,22 @@ def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
     lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()                       # a final line break ends the last row
-    if options.text_rows == "paragraph":
-        starts, rows = _paragraphs(lines)
+    notes = []
+    blocks = None
+    if options.text_rows != "line":
+        blocks = yield from _blocks_steps(lines)
+        if options.text_rows is None:
+            typical = made_of_blocks([size for _, size in blocks])
+            if typical is None:
+                blocks = None
+            else:
+                about = "" if all(size == typical for _, size in blocks) else "about "
+                notes.append(f"{_BLOCKS_NOTE} ({len(blocks):,} blocks of {about}{typical:,} "
+                             f"lines); choose lines to read one row per line")
+    rows: Iterable[str]
+    if blocks is not None:
+        starts = [first + 1 for first, _ in blocks]
+        rows = ("\n".join(lines[first:first + size]) for first, size in blocks)
     else:
         starts, rows = list(range(1, len(lines) + 1)), lines
     records, pacer = [], Pacer()
@@ -309,22 +352,79 @@ def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
         records.append({"text": row})
         if pacer.due():
             yield len(records)
-    return Table(name, fmt, ["text"], records, starts)
+    return Table(name, fmt, ["text"], records, starts, notes=notes)
 
 
-def _paragraphs(lines: list[str]) -> tuple[list[int], list[str]]:
-    """The blocks of non-blank lines: (1-based first lines, texts joined by newlines)."""
-    starts: list[int] = []
-    blocks: list[list[str]] = []
-    after_blank = True
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            after_blank = True
-            continue
-        if after_blank:
-            starts.append(number)
-            blocks.append([line])
-        else:
-            blocks[-1].append(line)
-        after_blank = False
-    return starts, ["\n".join(block) for block in blocks]
+def made_of_blocks(sizes: list[int]) -> int | None:
+    """The typical (median) block size when blocks of these line counts make a
+    file of blocks, else None.
+
+    Blocks of similar shape: at least :data:`BLOCKS_MIN` blocks; at least
+    :data:`BLOCK_SHARE` of the lines in blocks of two lines or more (a blank
+    line after every line is lines, not blocks); the median block (the middle
+    one, the larger of two) of 2 to :data:`BLOCK_LINES_MAX` lines; and at least
+    :data:`BLOCK_SHARE` of the blocks, and of the lines, in blocks within a
+    factor of 2 of the median (a list of 1,000 lines with a blank line or two
+    somewhere has one huge block). Linear in the number of blocks::
+
+        >>> made_of_blocks([7] * 651), made_of_blocks([3, 5, 4, 1, 6])
+        (7, 4)
+        >>> made_of_blocks([1] * 500), made_of_blocks([5, 5, 990]), made_of_blocks([3, 3])
+        (None, None, None)
+    """
+    count = len(sizes)
+    if count < BLOCKS_MIN:
+        return None
+    lines = sum(sizes)
+    by_size = Counter(sizes)
+    if lines - by_size[1] < BLOCK_SHARE * lines:
+        return None
+    seen, median = 0, 0
+    for size in sorted(by_size):          # few distinct sizes: at most about sqrt(2 * lines)
+        seen += by_size[size]
+        if seen > count // 2:
+            median = size
+            break
+    if not 2 <= median <= BLOCK_LINES_MAX:
+        return None
+    near = [size for size in by_size if median <= 2 * size and size <= 2 * median]
+    near_blocks = sum(by_size[size] for size in near)
+    near_lines = sum(size * by_size[size] for size in near)
+    if near_blocks < BLOCK_SHARE * count or near_lines < BLOCK_SHARE * lines:
+        return None
+    return median
+
+
+def read_by_blocks(table: Table) -> bool:
+    """Whether a plain-text Table was read one row per block because its file was
+    detected as made of blocks (its notes say so): reading it again the same way,
+    or as the command or the page shows it, needs ``text_rows="paragraph"``.
+
+        >>> read_by_blocks(read_table(b"a\\nb\\n\\nc\\nd\\n\\ne\\nf\\n", "t.txt"))
+        True
+    """
+    return table.format == "text" and any(note.startswith(_BLOCKS_NOTE)
+                                          for note in table.notes)
+
+
+def _blocks_steps(lines: list[str]):
+    """Step generator: each block of non-blank lines as (0-based first line, line count).
+
+    Whitespace-only lines are blank. Yields 0 (no record made yet) now and then.
+    """
+    blocks: list[tuple[int, int]] = []
+    previous = -1                         # the last blank line seen
+    pacer = Pacer()
+    chunk = 1 << 14
+    for offset in range(0, len(lines), chunk):
+        for i in [offset + j for j, line in enumerate(lines[offset:offset + chunk])
+                  if not line or line.isspace()]:
+            if i - previous > 1:
+                blocks.append((previous + 1, i - previous - 1))
+            previous = i
+        if pacer.due():
+            yield 0
+    if len(lines) - previous > 1:
+        blocks.append((previous + 1, len(lines) - previous - 1))
+    return blocks
+

@@ -136,8 +136,11 @@ class ReadOptions(NamedTuple):
     path of the JSON array whose items are the rows (``""``: the top level).
     ``delimiter`` (one character, or comma/semicolon/tab/pipe) and ``header``
     (True/False): how a delimited file is read. ``text_rows``: a plain-text
-    file's rows are its lines (default), its paragraphs (blocks between blank
-    lines) or the whole file.
+    file's rows are its lines (``"line"``), its blocks of non-blank lines
+    between blank lines (``"paragraph"``) or the whole file (``"file"``);
+    None detects: a file made of blocks of similar shape (LogiQA's items,
+    wrapped paragraphs; see :func:`~ngram_core.readers.made_of_blocks`) reads
+    one row per block and its notes say so, any other file one row per line.
     """
     format: str | None = None
     role: str | None = None

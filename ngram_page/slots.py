@@ -19,7 +19,7 @@ from ngram_core.fields import (FieldStats, ShortCount, count_files_steps, detect
                                field_stats_steps, fixed_notes, id_field_choice, longer_fields,
                                other_text_fields, reads_like, select_rows_steps,
                                short_rows_warning)
-from ngram_core.readers import read_table_steps
+from ngram_core.readers import read_by_blocks, read_table_steps
 from ngram_core.table import TEXT_ROWS, Row, Table
 
 from .dom import create, el, fill_options, set_text
@@ -81,9 +81,14 @@ def fitting(table: Table, read: ReadChoice) -> dict:
             options["delimiter"] = read.delimiter
         if read.header is not None and read.header != table.header:
             options["header"] = read.header
-    if table.format == "text" and read.text_rows not in (None, "line"):
+    if table.format == "text" and read.text_rows not in (None, text_rows_of(table)):
         options["text_rows"] = read.text_rows
     return options
+
+
+def text_rows_of(table: Table) -> str:
+    """How detection cut a plain-text file into rows: by block or by line."""
+    return "paragraph" if read_by_blocks(table) else "line"
 
 
 class Slot:
@@ -304,7 +309,8 @@ class Slot:
             c = counted[i]
             fields = f.text_fields(self.choice.text_fields, self.like)
             warning = short_rows_warning(c, fields, longer_fields(f.stats, c.n, fields))
-            if warning and f.table.format == "text" and (self.read.text_rows or "line") == "line":
+            if warning and f.table.format == "text" and \
+                    (self.read.text_rows or text_rows_of(f.table)) == "line":
                 warning += (" A plain-text file wrapped at a fixed width may read better one "
                             "row per paragraph.")
             if warning:
@@ -338,7 +344,9 @@ class Slot:
         el(f"{key}-text-rows-box").hidden = not text
         if text:
             fill_options(el(f"{key}-text-rows"), list(TEXT_ROWS),
-                         [TEXT_ROWS_LABELS[t] for t in TEXT_ROWS], [self.read.text_rows or "line"])
+                         [TEXT_ROWS_LABELS[t] for t in TEXT_ROWS],
+                         [self.read.text_rows or text_rows_of(next(f.table for f in files
+                                                                   if f.table.format == "text"))])
 
     async def fill_field_lists(self, runner) -> None:
         """Offer every field in the two lists, with what it holds (a file may have

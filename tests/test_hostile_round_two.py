@@ -109,7 +109,7 @@ def test_a_compressed_jsonl_file_that_is_not_json_is_refused_from_its_head(tmp_p
             f.write(b"this is plain text, not JSON at all, line after line\n" * 50)
     done = bounded(A, fake, megabytes=700)          # 100 MB decompressed: never read whole
     assert done.returncode == 2
-    assert f"{fake}, line 1: is not JSONL" in done.stderr
+    assert f"{fake}, line 1: is not valid JSON Lines" in done.stderr
 
 
 @pytest.mark.parametrize("case", [*pathological.CASES, "one row of 2 MB against itself"])
