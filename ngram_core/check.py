@@ -19,7 +19,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .index import WindowIndex, build_index_steps
+from .index import MOST_REPEATED_KEPT, WindowIndex, build_index_steps, shared_with_steps
 from .match import (RowMatch, add_char_offsets_steps, contained_steps, highlight, highlight_steps,
                     match_rows_steps)
 from .export import RowFiles
@@ -61,6 +61,9 @@ class CheckResult(Report):
     a: TokenizedRows
     b: TokenizedRows
     index: WindowIndex
+    #: The windows the frequency filter ignored that A holds, most B rows first
+    #: (at most MOST_REPEATED_KEPT): (B rows, window key).
+    most_repeated: list[tuple[int, bytes]]
 
     def b_id(self, b_row: int) -> str:
         return self.b_rows[b_row].id
@@ -93,6 +96,7 @@ class CheckCache:
         self.index: WindowIndex | None = None
         self.matches: list[RowMatch] | None = None
         self.short_min: int | None = None        # what the matches' contained rows used
+        self.shared: set | None = None           # B's capped and ignored windows A holds
 
     def tokenizer_for(self, settings: Settings) -> Tokenizer:
         rules = (settings.mode, settings.layers, settings.backend)
@@ -141,15 +145,20 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
             matches[a_row].contained_in, matches[a_row].contained_start = b_row, b_start
         yield from _stage("offsets", len(matches),
                           add_char_offsets_steps(matches, a, b, tokenizer))
+        keys = index.over | {key for _, key in index.ignored}
+        cache.shared = yield from _stage("offsets", len(matches),
+                                         shared_with_steps(keys, a, settings.n))
         cache.matches, cache.short_min = matches, settings.short_min
-    matches = cache.matches
+    matches, shared = cache.matches, cache.shared or set()
     yield Progress("offsets", len(matches), len(matches))
+    ignored = [(rows, key) for rows, key in index.ignored if key in shared]
     summary = summarize(matches, settings, tokenizer, b_rows=len(b_rows),
-                        windows_capped=index.capped, windows_ignored=index.ignored,
+                        windows_capped=len(index.over & shared), windows_ignored=len(ignored),
                         a_rows=a_rows, part_ends=a.part_ends, a_fields=fields[0],
                         b_fields=fields[1])
     return CheckResult(settings, a_rows, tokenizer, matches, summary,
-                       b_rows=b_rows, a=a, b=b, index=index, b_files=b_files)
+                       b_rows=b_rows, a=a, b=b, index=index,
+                       most_repeated=ignored[:MOST_REPEATED_KEPT], b_files=b_files)
 
 
 def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),

@@ -22,12 +22,12 @@ from .check import Progress, check_steps
 from .clean_split import CLEAN_BY
 from .contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
                             score_column, score_report)
-from .errors import InputError
+from .errors import InputError, shown
 from .fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
                      unchecked_text_notice)
-from .errors import shown
-from .files import (FileRead, check_output, fields_of, load_rows_by_file, parse_size,
-                    read_file_bytes, read_path_table, write_output)
+from .files import (FileRead, check_output, expand_paths, fields_of, index_b_whole,
+                    load_rows_by_file, parse_size, read_file_bytes, read_path_table,
+                    write_output)
 from .index import N_DEFAULT, N_MAX, N_MIN
 from .readers import FORMATS
 from .table import TEXT_ROWS, ReadOptions, fields_label
@@ -184,47 +184,50 @@ def read_options(args: argparse.Namespace, side: str) -> ReadOptions:
                        text_rows=value[f"{side}_text_rows"])
 
 
-def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar,
-        stderr: TextIO) -> tuple[Report, list[tuple[str, FileRead]]]:
-    """The check the arguments ask for, on this machine or on Dask, and what was
-    read from each file (``("A", read)``, ...; said on ``stderr`` too)."""
+def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar
+        ) -> tuple[Report, list[tuple[str, FileRead]]]:
+    """The check the arguments ask for, and what was read from each file
+    (``("A", read)``, ...). A is indexed; B is indexed whole when small and
+    plain (:func:`~ngram_core.files.index_b_whole`, as the page does), else
+    streamed past A's index in bounded pieces, in this process or on Dask."""
     blocksize = parse_size(args.blocksize, "--blocksize")
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options)
-    reads = [("A", a) for a in a_reads]
+    reads: list[tuple[str, FileRead]] = [("A", a) for a in a_reads]
     like = None if args.a_field else a_reads[0].text_fields    # same schema, same text
-    if args.engine == "dask":                  # B stays with the workers: only A is described
-        stderr.write(describe_read("A", a_reads[0]) + "\n")
-        from .distributed import run_dask
-        return run_dask(a_rows, args.b, settings, a_fields=a_reads[0].text_fields,
-                        b_fields=args.b_field, b_like=like,
-                        b_id_field=args.b_id_field, b_options=b_options,
-                        scheduler=args.scheduler, workers=args.workers, blocksize=blocksize,
-                        on_progress=bar,
-                        definitions=needs_definitions(
-                            args.definitions, bool(args.score_field or args.scores),
-                            args.clean_by)), reads
-    b_rows, b_files, b_reads = load_rows_by_file(args.b, args.b_field, args.b_id_field,
-                                                 b_options, like)
-    reads += [("B", b) for b in b_reads]
-    for role, read in reads:
-        stderr.write(describe_read(role, read) + "\n")
-    fields = (fields_of(a_reads), fields_of(b_reads))
-    return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files, fields=fields),
-                     bar), reads
+    b_paths = expand_paths(args.b)
+    if args.engine == "local" and index_b_whole(b_paths):   # small B: indexed, as on the page
+        b_rows, b_files, b_reads = load_rows_by_file(b_paths, args.b_field, args.b_id_field,
+                                                     b_options, like)
+        fields = (fields_of(a_reads), fields_of(b_reads))
+        return run_steps(check_steps(a_rows, b_rows, settings, b_files=b_files, fields=fields),
+                         bar), reads + [("B", read) for read in b_reads]
+    options = dict(a_fields=a_reads[0].text_fields, b_fields=args.b_field, b_like=like,
+                   b_id_field=args.b_id_field, b_options=b_options, blocksize=blocksize,
+                   on_progress=bar, definitions=needs_definitions(
+                       args.definitions, bool(args.score_field or args.scores), args.clean_by))
+    from .distributed import check_distributed, run_dask     # A indexed, B streamed past it
+    if args.engine == "dask":
+        result = run_dask(a_rows, b_paths, settings, scheduler=args.scheduler,
+                          workers=args.workers, **options)
+    else:
+        result = check_distributed(None, a_rows, b_paths, settings, **options)
+    return result, reads + [("B", read) for read in result.b_reads]
 
 
 def short_warnings(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
-    """The files whose rows are mostly too short to match, counted from the check's
-    own tokens (every row; for B, only where the check holds B's tokens)."""
+    """The files whose rows are mostly too short to match, counted over every row by
+    the check (A's from its matches, each B file's by the walk past it)."""
     s = result.summary
     counts: list[tuple[FileRead, ShortCount]] = [
         (reads[0][1], ShortCount(s.rows, s.blank, s.short, s.n))]
-    b = getattr(result, "b", None)
     b_reads = [read for role, read in reads if role == "B"]
-    if b is not None and b_reads:
+    b = getattr(result, "b", None)           # B indexed whole: counted from its tokens
+    if b is not None:
         starts = result.b_files.starts if result.b_files else (0,)
         counts += zip(b_reads, run_steps(count_files_steps(b.rows, b.offsets, starts, s.n)))
+    else:                                    # B streamed: counted by the walk
+        counts += zip(b_reads, getattr(result, "b_counts", ()))
     out = []
     for read, count in counts:
         warning = short_rows_warning(count, read.text_fields,
@@ -329,7 +332,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
                             threshold=args.threshold, backend=args.tokenizer,
                             short_min=args.short_min, max_b_rows=args.max_b_rows)
         check_outputs(args)
-        result, reads = run(args, settings, bar, stderr)
+        result, reads = run(args, settings, bar)
+        bar.clear()
+        for role, read in reads:
+            stderr.write(describe_read(role, read) + "\n")
         extra, files = outputs(args, result, read_options(args, "a"))
         for path, data in files.items():
             write_output(path, data)

@@ -44,7 +44,8 @@ from typing import Any, NamedTuple
 
 from .check import Progress
 from .errors import InputError, shown
-from .files import (block_ranges, expand_paths, is_compressed, is_parquet, iter_line_chunks,
+from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, expand_paths, is_compressed,
+                    is_parquet, iter_line_chunks, read_file_bytes,
                     lines_before, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
 from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
@@ -54,7 +55,7 @@ from .index import build_index, count_rows_steps
 from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, coverage,
                     covered_runs, dirty_by_part,
                     short_rows_by_prefix)
-from .fields import choose_fields, field_stats, select_rows
+from .fields import ShortCount, choose_fields, field_stats, other_text_fields, select_rows
 from .readers import format_from_name, read_by_blocks, read_table
 from .table import ReadOptions, Row
 from .report import summarize
@@ -62,7 +63,10 @@ from .result import Report
 from .settings import Settings
 from .steps import run_steps
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
-from .window_filter import WindowBits
+try:
+    from .window_filter import WindowBits
+except ImportError:               # no numpy: every position of B is looked up exactly
+    from .window_filter_plain import WindowBits  # type: ignore[assignment]
 
 #: Bytes of an uncompressed JSONL or text file per partition (at line boundaries), and
 #: of a compressed one per piece a worker holds: a worker's memory is about 18 x this.
@@ -99,8 +103,10 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     group."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
+        if not is_parquet(path):
+            check_head(read_file_bytes(path, HEAD_BYTES), path, options)  # not text: refused
         if not os.path.isfile(path):
-            raise InputError(path, "cannot be read: no such file")
+            raise InputError(path, "cannot be read: not a file")
         size = os.path.getsize(path)
         if is_parquet(path):
             for group in range(parquet_row_groups(path)):
@@ -173,6 +179,7 @@ def _by_line(options: ReadOptions) -> bool:
 class AIndex:
     """A's windows (no cap) and whole rows, and what a worker needs to tokenize B alike."""
     n: int
+    cap: int                           # B positions kept per window (the first in file order)
     mode: str
     layers: tuple[str, ...]
     backend: str
@@ -208,7 +215,8 @@ def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, Tokenized
     prefixes = b"".join(short_rows)          # each short_min tokens, one after another
     prefix_bits = WindowBits.of(prefixes, range(0, len(prefixes) // 4 + 1, settings.short_min),
                                 settings.short_min) if short_rows else None
-    return tokenizer, a, AIndex(settings.n, settings.mode, settings.layers, settings.backend,
+    return tokenizer, a, AIndex(settings.n, settings.cap, settings.mode, settings.layers,
+                                settings.backend,
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
                                 rows_by_tokens, settings.short_min, short_rows,
                                 WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits)
@@ -313,23 +321,65 @@ class PartitionResult:
     best: dict[int, BestSpan] = field(default_factory=dict)
     dups: dict[int, RowAt] = field(default_factory=dict)
     contained: dict[int, Contained] = field(default_factory=dict)
+    #: occurrences in this partition of each window of A, in file order
+    seen: dict[bytes, int] = field(default_factory=dict)
+    #: whether the walk knew the occurrences before this partition (see walk_partition)
+    ranked: bool = False
+    blank: int = 0                   # B rows with no text, and with text but fewer than n tokens
+    short: int = 0
+    tokens: int = 0
     error: InputError | None = None
 
 
 def walk_partition(part: Partition, fields: list[str], id_field: str,
-                   index: AIndex) -> PartitionResult:
-    """One partition's partial result, walked a piece at a time."""
-    out = PartitionResult(part.index, part.file_index)
+                   index: AIndex, before: dict[bytes, int] | None = None) -> PartitionResult:
+    """One partition's partial result, walked a piece at a time.
+
+    The cap: of each window's B positions, only the first ``index.cap`` in file
+    order can start a span (every occurrence still matches the window). With
+    ``before``, the occurrences of each window in the partitions before this
+    one, the rank of each position is exact; without it, positions are ranked
+    within the partition, and the caller walks the partition again with
+    ``before`` where that was not enough (see :func:`over_cap`)."""
+    out = PartitionResult(part.index, part.file_index, ranked=before is not None)
     try:
         for rows in partition_chunks(part, fields, id_field):
-            _walk_rows(rows, out, index, bool(id_field))
+            _walk_rows(rows, out, index, bool(id_field), before or {})
             out.rows += len(rows)
     except InputError as e:
         return PartitionResult(part.index, part.file_index, error=e)
     return out
 
 
-def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool) -> None:
+def over_cap(partials: Sequence[PartitionResult], cap: int
+             ) -> tuple[dict[int, dict[bytes, int]], int]:
+    """Which partitions (walked without ``before``) used a position past the cap,
+    with the occurrences before each of them of the windows it holds, and how
+    many windows occur more than ``cap`` times in all. ``partials`` in file order.
+
+    A window seen 30 times in partition 0 and 5 in partition 1, cap 32: partition
+    1's first 2 occurrences are within the cap, its other 3 are not::
+
+        >>> p0 = PartitionResult(0, 0, seen={b"w": 30})
+        >>> p1 = PartitionResult(1, 0, seen={b"w": 5})
+        >>> over_cap([p0, p1], 32)
+        ({1: {b'w': 30}}, 1)
+    """
+    before: dict[bytes, int] = {}
+    again: dict[int, dict[bytes, int]] = {}
+    for partial in partials:
+        if not partial.ranked and any(before.get(key, 0) and
+                                      before[key] + min(count, cap) > cap
+                                      for key, count in partial.seen.items()):
+            again[partial.partition] = {key: before[key] for key in partial.seen
+                                        if key in before}
+        for key, count in partial.seen.items():
+            before[key] = before.get(key, 0) + count
+    return again, sum(count > cap for count in before.values())
+
+
+def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool,
+               before: dict[bytes, int]) -> None:
     """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows."""
     tokenizer = index.tokenizer()
     b = tokenize_rows(rows, tokenizer)
@@ -345,8 +395,14 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
     prefixed = index.prefix_bits.candidates(buf, b.offsets) if index.prefix_bits else []
     hi = prefixed_hi = 0
     short_min = index.short_min
+    seen, cap = out.seen, index.cap
     for r in range(len(rows)):
         start, end = b.offsets[r], b.offsets[r + 1]
+        if rows[r].blank:
+            out.blank += 1
+        elif end - start < n:
+            out.short += 1
+        out.tokens += end - start
         if end > start:
             for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
                 out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
@@ -360,11 +416,17 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
         finished = []
         lo, hi = hi, bisect_left(candidates, end - n + 1, hi)
         for g in candidates[lo:hi]:
-            value = get(buf[4 * g:4 * g + width])
+            window = buf[4 * g:4 * g + width]
+            value = get(window)
             if value is None:
                 continue
-            for q in ((value,) if type(value) is int else value):
-                starts.add(q)
+            count = seen[window] = seen.get(window, 0) + 1
+            positions = (value,) if type(value) is int else value
+            if count == 1:                            # A's windows matched: once a window
+                starts.update(positions)
+            if count + before.get(window, 0) > cap:   # past the cap: matches, starts no span
+                continue
+            for q in positions:
                 diagonal = q - g
                 run = runs.get(diagonal)
                 if run is not None and run[1] == g - 1:
@@ -414,12 +476,13 @@ class Combined:
     dups: dict[int, RowAt] = field(default_factory=dict)
     contained: dict[int, Contained] = field(default_factory=dict)
 
-    def add(self, partial: PartitionResult) -> Combined:
+    def add(self, partial: PartitionResult, best: bool = True) -> Combined:
+        """Fold in a partial (its spans too, unless ``best`` is False: see
+        :meth:`add_best`)."""
         self.rows[partial.partition] = (partial.file_index, partial.rows)
         self.starts |= partial.starts
-        for a_row, span in partial.best.items():
-            if a_row not in self.best or span.key < self.best[a_row].key:
-                self.best[a_row] = span
+        if best:
+            self.add_best(partial)
         for a_row, where in partial.dups.items():
             if a_row not in self.dups or where < self.dups[a_row]:
                 self.dups[a_row] = where
@@ -427,6 +490,12 @@ class Combined:
             if a_row not in self.contained or found < self.contained[a_row]:
                 self.contained[a_row] = found
         return self
+
+    def add_best(self, partial: PartitionResult) -> None:
+        """Fold in a partial's longest spans (the smallest key wins)."""
+        for a_row, span in partial.best.items():
+            if a_row not in self.best or span.key < self.best[a_row].key:
+                self.best[a_row] = span
 
 
 # --- the client ----------------------------------------------------------------
@@ -436,31 +505,39 @@ class DistributedResult(Report):
     """What the Dask engine found: a :class:`~ngram_core.report.Report` whose B ids
     came back from the workers (B's rows never reach the client)."""
     b_ids: dict[int, str] = field(default_factory=dict)
+    #: Each B file as read (its fields chosen from its head, its rows counted by the
+    #: walk) and its rows' short counts, in file order.
+    b_reads: list[FileRead] = field(default_factory=list)
+    b_counts: list[ShortCount] = field(default_factory=list)
 
     def b_id(self, b_row: int) -> str:
         return self.b_ids[b_row]
 
 
 def _field_choice(part: Partition, fields: list[str] | None, id_field: str | None,
-                  like: Sequence[str] | None = None) -> tuple[list[str], str]:
+                  like: Sequence[str] | None = None) -> tuple[tuple[list[str], str], FileRead]:
     """The text and id fields of one B file, chosen as the single-machine path does
     (:func:`~ngram_core.fields.choose_fields`), from its first MiB (or first 1,000
-    Parquet rows): the client never reads B whole."""
-    if fields and id_field:
-        return fields, id_field
+    Parquet rows): the client never reads B whole. Also what was read of it (its
+    rows are counted later, by the walk)."""
     try:
         table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
     except InputError:            # e.g. a quoted CSV field cut at the sample's end:
         table = read_path_table(part.path, part.options,        # a longer head, never all
                                 head=FIELD_RETRY_BYTES)
-    choice = choose_fields(table, field_stats(table), fields, id_field, like)
-    return choice.text_fields, choice.id_field or ""
+    stats = field_stats(table)
+    choice = choose_fields(table, stats, fields, id_field, like)
+    read = FileRead(shown(part.path), 0, choice.text_fields, choice.id_field,
+                    [*table.notes, *choice.notes], tuple(stats),
+                    tuple(other_text_fields(stats, choice.text_fields)))
+    return (choice.text_fields, choice.id_field or ""), read
 
 
 def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings: Settings,
              total: Combined, parts: Sequence[Partition],
              windows_ignored: int = 0,
-             fields: tuple[Sequence[str], Sequence[str]] = ((), ())) -> DistributedResult:
+             fields: tuple[Sequence[str], Sequence[str]] = ((), ()),
+             windows_capped: int = 0) -> DistributedResult:
     """Turn the combined partials into per-row matches, the summary and the CSV."""
     n = settings.n
     parts_paths = {part.file_index: part.path for part in parts}
@@ -507,7 +584,8 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
             b_ids[m.b_row] = best.b_id if best.b_id is not None else str(
                 m.b_row - file_first[part.file_index] + 1)
         matches.append(m)
-    summary = summarize(matches, settings, tokenizer, b_rows=running, windows_capped=0,
+    summary = summarize(matches, settings, tokenizer, b_rows=running,
+                        windows_capped=windows_capped,
                         windows_ignored=windows_ignored, a_rows=a_rows, part_ends=a.part_ends,
                         a_fields=fields[0], b_fields=fields[1])
     b_files = RowFiles(tuple(file_first[i] for i in sorted(file_first)),
@@ -537,9 +615,11 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
     parts = plan_partitions(b_paths, b_options, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
     choices: dict[int, tuple[list[str], str]] = {}
+    reads: dict[int, FileRead] = {}
     for part in parts:
         if part.file_index not in choices:
-            choices[part.file_index] = _field_choice(part, b_fields, b_id_field, b_like)
+            choice, reads[part.file_index] = _field_choice(part, b_fields, b_id_field, b_like)
+            choices[part.file_index] = choice
     passes = 1 if settings.max_b_rows is None else 2
 
     def report(done: int) -> None:
@@ -557,15 +637,66 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
         ignored = {key for key, rows in rows_of.items() if rows > settings.max_b_rows}
         index = index.without(ignored)
     total = Combined()
-    for done, partial in enumerate(_over_partitions(client, walk_partition, parts, choices,
-                                                    index), (passes - 1) * len(parts) + 1):
-        total.add(partial)
+    walked: dict[int, PartitionResult] = {}
+    for done, partial in enumerate(_walks(client, parts, choices, index),
+                                   (passes - 1) * len(parts) + 1):
+        total.add(partial, best=False)
+        walked[partial.partition] = _kept(partial)
         report(done)
+    in_order = [walked[part.index] for part in parts]
+    again, capped = over_cap(in_order, settings.cap)
+    if again:          # positions past the cap started spans: those partitions, ranked
+        for partial in _over_partitions(client, walk_partition, [parts[p] for p in again],
+                                        choices, index, extra=again):
+            walked[partial.partition] = _kept(partial)
+    for part in parts:
+        total.add_best(walked[part.index])
     read = (a_fields, list(dict.fromkeys(f for fields, _ in choices.values() for f in fields)))
-    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read)
+    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read, capped)
+    result.b_reads, result.b_counts = _b_files(reads, walked.values(), settings.n)
     if definitions:
         result.definitions = _definitions(client, a_rows, parts, choices)
     return result
+
+
+def _kept(partial: PartitionResult) -> PartitionResult:
+    """What the client keeps of a partial once its starts, duplicates and contained
+    rows are folded in: its spans and counts."""
+    return replace(partial, starts=set(), dups={}, contained={})
+
+
+def _b_files(reads: dict[int, FileRead], walked, n: int
+             ) -> tuple[list[FileRead], list[ShortCount]]:
+    """Each B file as read (rows counted by the walk) and its rows' short counts."""
+    counts: dict[int, list[int]] = {i: [0, 0, 0, 0] for i in reads}
+    for partial in walked:
+        c = counts[partial.file_index]
+        c[0] += partial.rows
+        c[1] += partial.blank
+        c[2] += partial.short
+        c[3] += partial.tokens
+    files = sorted(reads)
+    return ([reads[i]._replace(rows=counts[i][0]) for i in files],
+            [ShortCount(counts[i][0], counts[i][1], counts[i][2], n, counts[i][3])
+             for i in files])
+
+
+def _walks(client: Any, parts: Sequence[Partition], choices: dict[int, tuple[list[str], str]],
+           index: AIndex) -> Iterator[PartitionResult]:
+    """Every partition walked: on Dask, in parallel and ranked later (see
+    :func:`over_cap`); in this process, in file order, each knowing the windows'
+    occurrences before it, so no partition is walked twice."""
+    if client is not None:
+        yield from _over_partitions(client, walk_partition, parts, choices, index)
+        return
+    before: dict[bytes, int] = {}
+    for part in parts:
+        partial = walk_partition(part, *choices[part.file_index], index, before)
+        if partial.error is not None:
+            raise partial.error
+        for key, count in partial.seen.items():
+            before[key] = before.get(key, 0) + count
+        yield partial
 
 
 def _definitions(client: Any, a_rows: list[Row], parts: Sequence[Partition],
@@ -588,14 +719,25 @@ def _definitions(client: Any, a_rows: list[Row], parts: Sequence[Partition],
 
 
 def _over_partitions(client: Any, work: Callable[..., Any], parts: Sequence[Partition],
-                     choices: dict[int, tuple[list[str], str]], index: Any) -> Iterator[Any]:
-    """Run ``work(part, fields, id_field, index)`` on every partition, ``index`` sent
-    to every worker once; yield each result as it finishes. The first result carrying
-    an error cancels the rest and raises it."""
+                     choices: dict[int, tuple[list[str], str]], index: Any,
+                     extra: dict[int, Any] | None = None) -> Iterator[Any]:
+    """Run ``work(part, fields, id_field, index)`` (with ``extra[part.index]`` after
+    them, when given) on every partition and yield each result: on Dask (``index``
+    sent to every worker once) as they finish, or in this process (``client`` None)
+    in file order. The first result carrying an error cancels the rest and raises it."""
+    more = (lambda part: (extra[part.index],)) if extra is not None else (lambda part: ())
+    if client is None:
+        for part in parts:
+            result = work(part, *choices[part.file_index], index, *more(part))
+            if result.error is not None:
+                raise result.error
+            yield result
+        return
     from dask.distributed import as_completed
     shared = client.scatter(index, broadcast=True, hash=False)
-    futures = [client.submit(work, part, *choices[part.file_index], shared,
-                             key=f"ngram-{work.__name__}-{shared.key}-{part.index}", retries=2)
+    futures = [client.submit(work, part, *choices[part.file_index], shared, *more(part),
+                             key=f"ngram-{work.__name__}-{shared.key}-{part.index}"
+                                 f"{'-ranked' if extra is not None else ''}", retries=2)
                for part in parts]
     for future in as_completed(futures):
         result = future.result()

@@ -258,7 +258,11 @@ def check_head(head: bytes, path: str, options: ReadOptions = ReadOptions()) -> 
         return
     decode_bytes(cut, path)
     if (options.format or format_from_name(strip_compression(path))) == "jsonl":
-        read_table(cut, strip_compression(path), "jsonl")   # its first lines, as JSONL
+        try:
+            read_table(cut, strip_compression(path), "jsonl")   # its first lines, as JSONL
+        except InputError as e:
+            e.source = path            # the file as given, .gz and all
+            raise
 
 class FileRead(NamedTuple):
     """What reading one file chose and found, for the command to say: its rows, the
@@ -314,6 +318,23 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
         offset = len(rows)
         rows.extend(row._replace(number=offset + i) for i, row in enumerate(selected, 1))
     return rows, RowFiles(tuple(starts), tuple(reads_path.path for reads_path in reads)), reads
+
+
+#: B files of at most this many bytes in all (plain, uncompressed text) are indexed
+#: whole, as the page does, where that is fastest; any larger B is streamed past
+#: A's index. Both give the same bytes (tested).
+INDEX_B_BYTES = 8 * 2**20
+
+
+def index_b_whole(paths: Sequence[str]) -> bool:
+    """Whether B is small enough to index whole (see :data:`INDEX_B_BYTES`): plain
+    files, none compressed or Parquet, of at most that many bytes together."""
+    total = 0
+    for path in paths:
+        if is_compressed(path) or is_parquet(path) or not os.path.isfile(path):
+            return False
+        total += os.path.getsize(path)
+    return total <= INDEX_B_BYTES
 
 
 def check_output(path: str, flag: str) -> None:

@@ -5,14 +5,16 @@ is a verified match by construction: two windows share a key only when their
 normalized tokens are equal, and no hash collision can draw a false span.
 
 At most ``cap`` (32) positions are kept per window, the first ones in file
-order; ``capped`` counts the distinct windows that occurred more often than
-that, whose later positions were not kept.
+order; ``over`` holds the distinct windows that occurred more often than
+that, whose later positions were not kept. A result counts only those A also
+holds (:func:`shared_with`): the ones that can change a figure, and the ones
+an engine that indexes A instead of B can count too.
 
 With ``max_b_rows`` K, a window found in more than K distinct B rows (a
 licence line, a prompt template, a famous quotation) is dropped from the
 index, so it matches nothing; the count of rows is exact, whatever the cap
-keeps. ``ignored`` counts those windows and ``most_repeated`` keeps the most
-frequent ones (B rows, window key), most rows first.
+keeps. ``ignored`` lists those windows as (B rows, window key), most rows
+first.
 
 Positions are global token positions in B's :class:`TokenizedRows`: the
 window starting at ``g`` covers tokens ``[g, g + n)`` of row ``r`` where
@@ -48,12 +50,11 @@ class WindowIndex:
     n: int
     cap: int
     table: dict = field(default_factory=dict)
-    capped: int = 0
+    over: set = field(default_factory=set)
     #: whole-row token sequence -> first B row holding it (rows of >= 1 token)
     rows_by_tokens: dict = field(default_factory=dict)
     max_b_rows: int | None = None
-    ignored: int = 0
-    most_repeated: list[tuple[int, bytes]] = field(default_factory=list)
+    ignored: list[tuple[int, bytes]] = field(default_factory=list)
 
     def positions(self, key: bytes) -> list[int]:
         value = self.table.get(key)
@@ -107,9 +108,36 @@ def build_index_steps(b: TokenizedRows, n: int, cap: int = POSITION_CAP,
             del table[key]
         over.difference_update(key for _, key in ignored)
         ignored.sort(key=lambda item: (-item[0], item[1]))
-        index.ignored, index.most_repeated = len(ignored), ignored[:MOST_REPEATED_KEPT]
-    index.capped = len(over)
+        index.ignored = ignored
+    index.over = over
     return index
+
+
+def shared_with_steps(keys, a: TokenizedRows, n: int):
+    """Which of ``keys`` (window keys) are windows of A: one pass over A's windows,
+    only when there are keys to look for. Yields windows done; returns a set::
+
+        >>> from ngram_core.tokenize import Tokenizer, tokenize_rows
+        >>> from ngram_core.table import Row
+        >>> t = Tokenizer()
+        >>> a = tokenize_rows([Row(1, "1", "a b c")], t)
+        >>> b = tokenize_rows([Row(1, "1", "b c x b c")], t)
+        >>> run_steps(shared_with_steps({b.buffer[0:8], b.buffer[8:16]}, a, 2)) == {b.buffer[0:8]}
+        True
+    """
+    found: set[bytes] = set()
+    if not keys:
+        return found
+    buf, width, offsets = a.buffer, 4 * n, a.offsets
+    pacer = Pacer()
+    for r in range(len(offsets) - 1):
+        for g in range(offsets[r], offsets[r + 1] - n + 1):
+            key = buf[4 * g:4 * g + width]
+            if key in keys:
+                found.add(key)
+        if pacer.due():
+            yield offsets[r + 1]
+    return found
 
 
 def count_rows_steps(b: TokenizedRows, n: int, only: Container[bytes] | None = None):

@@ -300,10 +300,11 @@ def cap_notice(s: Summary) -> str:
     """The warning shown when some window of B occurred more than 32 times."""
     if not s.windows_capped:
         return ""
-    which = ("1 window of the training file occurs" if s.windows_capped == 1 else
-             f"{s.windows_capped:,} windows of the training file occur")
-    return (f"{which} more than 32 times; only the first 32 positions of each were kept, "
-            f"so a span running through them may be reported shorter than it is.")
+    which = ("1 window shared with the test set occurs" if s.windows_capped == 1 else
+             f"{s.windows_capped:,} windows shared with the test set occur")
+    return (f"{which} more than 32 times in the training file; only the first 32 positions "
+            f"of each were kept, so a span running through them may be reported shorter "
+            f"than it is.")
 
 
 def flagged_figure(s: Summary) -> str:

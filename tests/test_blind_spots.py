@@ -81,7 +81,7 @@ def test_a_window_in_more_than_k_b_rows_is_no_match():
     m = filtered.matches[0]
     assert (m.windows, m.dirty, m.span, m.b_row) == (0, 0, 0, None)
     assert filtered.summary.flagged == 0 and filtered.summary.windows_ignored == 1
-    assert filtered.index.most_repeated[0][0] == 3       # the boilerplate, in 3 rows
+    assert filtered.most_repeated[0][0] == 3       # the boilerplate, in 3 rows
 
 
 def test_a_window_repeated_inside_one_row_counts_that_row_once():

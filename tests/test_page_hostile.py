@@ -87,7 +87,7 @@ def test_pathological_inputs_at_the_bound(page, case):
     elif case == "2 MB of one word repeated":
         assert page.inner_text("#flagged-figure") == "100.0%"
         assert page.inner_text("#cap-notice").startswith(
-            "1 window of the training file occurs more than 32 times")
+            "1 window shared with the test set occurs more than 32 times in the training file")
     elif case == "200,000 one-word rows":
         assert page.inner_text("#a-rows") == "200,000"
         assert page.inner_text("#flagged-figure") == "–"

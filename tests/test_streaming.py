@@ -1,0 +1,90 @@
+"""The command streams B past A's index: memory bounded by A and a piece of B, not by B,
+and the same bytes as the page's path (B indexed whole) on every input."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ngram_core import Row, Settings, run_check
+from ngram_core.distributed import check_distributed
+from ngram_core.files import INDEX_B_BYTES, fields_of, load_rows_by_file
+
+ROOT = Path(__file__).parent.parent
+WORDS = [f"w{i}" for i in range(2000)]
+
+
+def write_jsonl(path: Path, rows: int, seed: int, leaks=()) -> None:
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        for i in range(rows):
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 120)))
+            if i % 997 == 0 and leaks:
+                text += " " + leaks[(i // 997) % len(leaks)]
+            f.write(json.dumps({"id": f"d{i}", "text": text}) + "\n")
+
+
+def peak_mb(*argv) -> float:
+    """The peak resident memory of the command in a fresh process, in MB (the process
+    reports its own, so no other test's process counts)."""
+    code = ("import resource, sys; from ngram_core.cli import main; code = main(sys.argv[1:]);"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr);"
+            "sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", code, *map(str, argv)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return int(done.stderr.splitlines()[-1]) / 1024
+
+
+def test_memory_does_not_grow_with_b(tmp_path):
+    a = tmp_path / "test.jsonl"
+    write_jsonl(a, 400, 1)
+    leaks = [json.loads(line)["text"] for line in a.read_text().splitlines()[:5]]
+    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
+    write_jsonl(small, 25_000, 2, leaks)          # about 12 MB
+    write_jsonl(large, 100_000, 3, leaks)         # about 48 MB
+    assert small.stat().st_size > INDEX_B_BYTES   # both streamed, not indexed whole
+    small_peak = peak_mb(a, small, "--blocksize", "4MiB", "--json")
+    large_peak = peak_mb(a, large, "--blocksize", "4MiB", "--json")
+    assert large_peak < 400                        # the bound for a test set of up to 2 MB
+    # 4 x the training data, about the same peak (indexed whole it would be ~22 x B)
+    assert large_peak < small_peak * 1.25 + 20, (small_peak, large_peak)
+
+
+texts = st.lists(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=40)
+                 .map(" ".join), min_size=1, max_size=12)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(texts, texts, st.integers(1, 4), st.sampled_from([None, 1, 2]),
+       st.sampled_from([64, 300, 1 << 20]))
+def test_streamed_equals_indexed_with_repetition_the_cap_and_the_filter(
+        tmp_path, a_texts, b_texts, cap, max_b_rows, blocksize):
+    a_path, b_path = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a_path.write_text("".join(json.dumps({"id": f"a{i}", "text": t}) + "\n"
+                              for i, t in enumerate(a_texts)))
+    b_path.write_text("".join(json.dumps({"id": f"b{i}", "text": t}) + "\n"
+                              for i, t in enumerate(b_texts + a_texts[:2])))
+    a_rows, _, a_reads = load_rows_by_file([str(a_path)], ["text"])
+    b_rows, b_files, b_reads = load_rows_by_file([str(b_path)], ["text"])
+    s = Settings(n=5, cap=cap, max_b_rows=max_b_rows, threshold=10)
+    indexed = run_check(a_rows, b_rows, s, b_files, fields=(["text"], fields_of(b_reads)))
+    streamed = check_distributed(None, a_rows, [str(b_path)], s, a_fields=["text"],
+                                 b_fields=["text"], blocksize=blocksize)
+    assert streamed.summary.as_dict() == indexed.summary.as_dict()
+    assert streamed.csv() == indexed.csv()
+    assert streamed.rows_csv() == indexed.rows_csv()
+
+
+def test_a_window_shared_with_a_counts_toward_the_cap_notice_only_if_a_holds_it():
+    word = " ".join(["same"] * 60)
+    other = " ".join(["else"] * 60)
+    a = [Row(1, "a", word)]
+    result = run_check(a, [Row(1, "b", word), Row(2, "c", other)], Settings(n=5))
+    assert result.summary.windows_capped == 1      # "else else..." is capped too, not in A
