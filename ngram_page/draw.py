@@ -74,8 +74,8 @@ def ignored(result) -> None:
         return
     box.open = False
     set_text("ignored-summary", ignored_summary(s.windows_ignored, s.max_b_rows))
-    words = words_by_id(result.tokenizer.vocabulary, [key for _, key in index.most_repeated])
-    for rows, key in index.most_repeated:
+    words = words_by_id(result.tokenizer.vocabulary, [key for _, key in result.most_repeated])
+    for rows, key in result.most_repeated:
         items.append(create("li", ignored_line(window_words(key, words), rows), file_text=True))
 
 
