@@ -206,12 +206,13 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar
                    b_id_field=args.b_id_field, b_options=b_options, blocksize=blocksize,
                    on_progress=bar, definitions=needs_definitions(
                        args.definitions, bool(args.score_field or args.scores), args.clean_by))
-    from .distributed import check_distributed, run_dask     # A indexed, B streamed past it
-    if args.engine == "dask":
+    if args.engine == "dask":                  # A indexed, B streamed past it
+        from .distributed import run_dask
         result = run_dask(a_rows, b_paths, settings, scheduler=args.scheduler,
                           workers=args.workers, **options)
     else:
-        result = check_distributed(None, a_rows, b_paths, settings, **options)
+        from .stream import check_streamed
+        result = check_streamed(a_rows, b_paths, settings, **options)
     return result, reads + [("B", read) for read in result.b_reads]
 
 

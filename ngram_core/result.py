@@ -1,7 +1,7 @@
 """What every engine hands back: :class:`Report`, and the files written from it.
 
 The single-machine check (:class:`~ngram_core.check.CheckResult`) and the
-Dask engine (:class:`~ngram_core.distributed.DistributedResult`) both extend
+streamed check, here or on Dask (:class:`~ngram_core.stream.StreamedResult`), both extend
 it; the command prints and writes from a Report without knowing which engine
 made it::
 

@@ -66,7 +66,7 @@ def counted(s) -> None:
 
 def ignored(result) -> None:
     """The n-grams the frequency filter ignored, most training rows first, as words."""
-    s, index = result.summary, result.index
+    s = result.summary
     box, items = el("ignored-box"), el("ignored-list")
     items.replaceChildren()
     box.hidden = not (s.max_b_rows is not None and s.windows_ignored)

@@ -37,7 +37,8 @@ ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "delimited"
                   "fields", "tokenize", "index", "match", "settings", "report", "export",
                   "result", "check", "definitions", "scores", "clean_split", "contamination")
 #: Engine modules for the command line only; shipping or importing one in the tab is an error.
-COMMAND_ONLY = ("__main__", "cli", "distributed", "files", "window_filter", "window_filter_plain")
+COMMAND_ONLY = ("__main__", "cli", "distributed", "files", "stream", "window_filter",
+                "window_filter_plain")
 #: The page's own Python: the whole ngram_page package.
 PAGE_PACKAGE = "ngram_page"
 #: Sent gzipped (the start module unpacks them in the tab); the plain files stay as

@@ -17,8 +17,8 @@ from dask.distributed import Client, LocalCluster
 from conftest import EXAMPLES, FIXTURES
 from ngram_core import InputError, Settings, run_check
 from ngram_core.cli import main
-from ngram_core.distributed import (Combined, check_distributed, index_a, plan_partitions,
-                                    walk_partition)
+from ngram_core.distributed import check_distributed
+from ngram_core.stream import Combined, index_a, plan_partitions, walk_partition
 from ngram_core.files import fields_of, load_rows, load_rows_by_file
 
 

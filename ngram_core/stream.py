@@ -1,0 +1,752 @@
+"""Stream B past A's index: the command's path for training data of any size, and
+the Dask workers' (:mod:`~ngram_core.distributed` runs the same functions there).
+
+The page indexes B and walks A (:mod:`~ngram_core.check`). When B is large the
+roles turn: A is tokenized and *its* windows indexed once; B is read one
+partition at a time (a block of a JSONL or text file, a whole CSV or
+compressed file streamed in pieces, a Parquet row group), its windows walked
+against A's index, and each partition returns, per A row, a partial result
+that combines with the others by set union and minimum:
+
+* ``starts``: A window starts (global A positions) matched in the partition;
+* ``best``: per A row, the longest diagonal run as a :class:`BestSpan`, whose
+  :class:`SpanKey` ``(-windows, partition, b_row, a_start, b_start)`` orders
+  runs (the smallest key wins: the same tie-break as the page's path, because
+  partitions are numbered in file order);
+* ``dups``: per A row, the first :class:`RowAt` ``(partition, b_row)`` whose
+  whole token sequence equals the A row's;
+* ``seen``: how often each window of A occurs in the partition.
+
+**The cap, as the page applies it.** Of each window's B positions only the
+first 32 in file order can start a span. In this process partitions are
+walked in file order, each knowing how often every window occurred before
+it, so each position's rank is exact. Walked in parallel, a partition ranks
+positions within itself; :func:`over_cap` then finds the partitions that used
+a position past the cap and they are walked once more, ranked. So every
+engine gives the same summary, CSV and rows CSV, where the cap bites too;
+``windows_capped`` counts the windows of A that occur more than 32 times in
+B. With the frequency filter (``max_b_rows``) a first pass counts the B rows
+holding each window of A, and ``windows_ignored`` counts the ignored windows
+A holds, as the page's path does.
+
+Union and minimum are associative and idempotent, so partial results combine
+in any order, and a partition run twice (a retried task) changes nothing.
+The caller keeps these partials, never B's rows: memory is A's index, one
+piece of B and A-sized partials. Each piece's windows are hashed all at once
+(numpy, :mod:`~ngram_core.window_filter`; every position without numpy) and
+only the positions whose hash A's windows share are looked up exactly.
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple, Protocol
+
+from .check import Progress
+from .errors import InputError, shown
+from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, is_compressed,
+                    is_parquet, iter_line_chunks, read_file_bytes,
+                    lines_before, parquet_row_groups, parquet_table, read_line_block,
+                    read_path_table, strip_compression)
+from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
+                          prepare_steps)
+from .export import RowFiles
+from .index import build_index, count_rows_steps
+from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, coverage,
+                    covered_runs, dirty_by_part,
+                    short_rows_by_prefix)
+from .fields import ShortCount, choose_fields, field_stats, other_text_fields, select_rows
+from .readers import format_from_name, read_by_blocks, read_table
+from .table import ReadOptions, Row
+from .report import summarize
+from .result import Report
+from .settings import Settings
+from .steps import run_steps
+from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
+try:
+    from .window_filter import WindowBits
+except ImportError:               # no numpy: every position of B is looked up exactly
+    from .window_filter_plain import WindowBits  # type: ignore[assignment]
+
+#: Bytes of an uncompressed JSONL or text file per partition (at line boundaries), and
+#: of a compressed one per piece a worker holds: a worker's memory is about 18 x this.
+DEFAULT_BLOCKSIZE = 16 * 2**20
+#: Bytes of a B file read on the client to detect its fields.
+FIELD_SAMPLE_BYTES = 2**20
+#: When the first MiB cannot be read alone (a quoted field cut at its end), the client
+#: reads this much once more; B is never read whole on the client.
+FIELD_RETRY_BYTES = 16 * 2**20
+
+
+# --- partitions of B ---------------------------------------------------------
+
+class Executor(Protocol):
+    """Runs partition work elsewhere (:class:`ngram_core.distributed.OnDask`): ``map``
+    yields ``work(part, fields, id_field, index, *extra)`` of every partition as each
+    finishes, in any order, and raises the first result's error."""
+
+    def map(self, work: Callable[..., Any], parts: Sequence[Partition],
+            choices: dict[int, tuple[list[str], str]], index: Any,
+            extra: dict[int, Any] | None = None) -> Iterator[Any]: ...
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One unit of B a worker reads: bytes [start, end) of a file, or a Parquet row group."""
+    index: int
+    file_index: int
+    path: str
+    options: ReadOptions           # its format always set
+    start: int = 0
+    end: int = -1                 # -1: to the end of the file
+    row_group: int | None = None
+    chunk: int = DEFAULT_BLOCKSIZE  # bytes per piece when a whole file streams
+
+
+def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
+                    blocksize: int = DEFAULT_BLOCKSIZE) -> list[Partition]:
+    """Cut B's files into partitions, numbered in file order.
+
+    A JSONL file, or a text file read one row per line, larger than
+    ``blocksize`` is cut into line-aligned byte ranges; any other file (CSV,
+    JSON, compressed, paragraphs) is one partition, a Parquet file one per row
+    group."""
+    parts: list[Partition] = []
+    for file_index, path in enumerate(paths):
+        if not is_parquet(path):
+            check_head(read_file_bytes(path, HEAD_BYTES), path, options)  # not text: refused
+        if not os.path.isfile(path):
+            raise InputError(path, "cannot be read: not a file")
+        size = os.path.getsize(path)
+        if is_parquet(path):
+            for group in range(parquet_row_groups(path)):
+                parts.append(Partition(len(parts), file_index, path,
+                                       options._replace(format="parquet"), row_group=group))
+            continue
+        fmt = options.format or format_from_name(strip_compression(path))
+        own = options._replace(format=fmt)
+        if size == 0:
+            raise InputError(path, "is empty: it has no rows")
+        if fmt == "text" and own.text_rows is None:    # blocks or lines: decided once a file
+            head = read_path_table(path, own, head=FIELD_SAMPLE_BYTES)
+            own = own._replace(text_rows="paragraph" if read_by_blocks(head) else "line")
+        if is_compressed(path) or not _by_line(own) or size <= blocksize:
+            parts.append(Partition(len(parts), file_index, path, own, chunk=blocksize))
+            continue
+        for start, end in block_ranges(size, blocksize):
+            parts.append(Partition(len(parts), file_index, path, own, start, end))
+    return parts
+
+
+def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Iterator[list[Row]]:
+    """The rows of one partition, in pieces of bounded size, numbered from 1 within each.
+
+    A Parquet row group or a byte range is one piece. A whole JSONL or
+    line-by-line text file (compressed or not) streams in pieces of about
+    ``part.chunk`` bytes, so a worker's memory does not grow with the shard.
+    Any other file (CSV, a JSON document, paragraphs) is read whole.
+    """
+    if part.options.format == "parquet":
+        table = parquet_table(part.path, part.row_group)
+        yield select_rows(table, fields, id_field) if table.records else []
+        return
+    if part.end >= 0:
+        data, first = read_line_block(part.path, part.start, part.end)
+        yield _rows_of(data, part, fields, id_field, lambda: lines_before(part.path, first))
+        return
+    if _by_line(part.options):
+        for data, lines in iter_line_chunks(part.path, part.chunk):
+            yield _rows_of(data, part, fields, id_field, lambda: lines)
+        return
+    table = read_path_table(part.path, part.options)
+    table.source = part.path
+    yield select_rows(table, fields, id_field)
+
+
+def _rows_of(data: bytes, part: Partition, fields: list[str], id_field: str,
+             lines_before_data: Callable[[], int]) -> list[Row]:
+    """The rows in a piece of a line-based file; an error names the line in the file."""
+    if not data.strip():
+        return []
+    try:
+        table = read_table(data, part.path, **part.options._asdict())
+    except InputError as e:
+        if e.line is not None:
+            e.line += lines_before_data()
+        raise
+    return select_rows(table, fields, id_field)
+
+
+def _by_line(options: ReadOptions) -> bool:
+    """Whether a file of this format can be cut at any line break."""
+    return options.format == "jsonl" or (options.format == "text"
+                                         and options.text_rows in (None, "line"))
+
+
+# --- the index of A and the walk of one partition ------------------------------
+
+@dataclass
+class AIndex:
+    """A's windows (no cap) and whole rows, and what a worker needs to tokenize B alike."""
+    n: int
+    cap: int                           # B positions kept per window (the first in file order)
+    mode: str
+    layers: tuple[str, ...]
+    backend: str
+    vocabulary: dict[str, int]
+    offsets: list[int]
+    windows: dict[bytes, Any]          # window bytes -> A global start, or a list of them
+    rows_by_tokens: dict[bytes, list[int]]   # whole-row bytes -> every A row holding it
+    short_min: int
+    short_rows: ShortRows              # the short rows to find whole in B, by prefix
+    bits: WindowBits                   # A's windows hashed: B's first pass (window_filter)
+    prefix_bits: WindowBits | None     # the short rows' prefixes hashed (None: no short row)
+
+    def tokenizer(self) -> Tokenizer:
+        """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match."""
+        return Tokenizer(self.mode, self.layers, self.backend, self.vocabulary)
+
+    def without(self, ignored: set[bytes]) -> AIndex:
+        """The same index without the windows the frequency filter ignores."""
+        windows = {k: v for k, v in self.windows.items() if k not in ignored}
+        return replace(self, windows=windows)
+
+
+def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, TokenizedRows, AIndex]:
+    """Tokenize A and index every window of it, with a cap no window can reach."""
+    tokenizer = settings.tokenizer()
+    a = tokenize_rows(a_rows, tokenizer)
+    windows = build_index(a, settings.n, cap=len(a.ids) + 2).table
+    rows_by_tokens: dict[bytes, list[int]] = {}
+    for r in range(len(a_rows)):
+        if a.length(r):
+            rows_by_tokens.setdefault(a.row_key(r), []).append(r)
+    short_rows = short_rows_by_prefix(a, settings.n, settings.short_min)
+    prefixes = b"".join(short_rows)          # each short_min tokens, one after another
+    prefix_bits = WindowBits.of(prefixes, range(0, len(prefixes) // 4 + 1, settings.short_min),
+                                settings.short_min) if short_rows else None
+    return tokenizer, a, AIndex(settings.n, settings.cap, settings.mode, settings.layers,
+                                settings.backend,
+                                dict(tokenizer.vocabulary), list(a.offsets), windows,
+                                rows_by_tokens, settings.short_min, short_rows,
+                                WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits)
+
+
+class DefinitionFindings(NamedTuple):
+    """What one partition holds of the published definitions' probe, and the rows of
+    each of its pieces (a piece is numbered ``partition << PIECE_BITS | piece``, so
+    pieces order as B's file does), or the error the partition hit."""
+    partition: int
+    findings: Findings
+    piece_rows: list[int]
+    error: InputError | None = None
+
+
+#: Bits of a piece's number within its partition, for the definitions' findings.
+PIECE_BITS = 20
+
+
+def find_in_partition(part: Partition, fields: list[str], id_field: str,
+                      probe: Probe) -> DefinitionFindings:
+    """The published definitions' pass over one partition, a piece at a time."""
+    total, piece_rows = Findings(), []
+    try:
+        for piece, rows in enumerate(partition_chunks(part, fields, id_field)):
+            found = run_steps(find_steps(probe, rows, partition=part.index << PIECE_BITS | piece))
+            total.merge(found)
+            piece_rows.append(len(rows))
+    except InputError as e:
+        return DefinitionFindings(part.index, Findings(), [], e)
+    return DefinitionFindings(part.index, total, piece_rows)
+
+
+class WindowCounts(NamedTuple):
+    """For each window of A, how many rows of one partition hold it, or the error
+    the partition hit."""
+    counts: dict[bytes, int]
+    error: InputError | None = None
+
+
+def count_partition(part: Partition, fields: list[str], id_field: str,
+                    index: AIndex) -> WindowCounts:
+    """The frequency filter's first pass over one partition (a B row is in one
+    partition only, so the counts of all partitions add up to exact totals)."""
+    counts: dict[bytes, int] = {}
+    try:
+        for rows in partition_chunks(part, fields, id_field):
+            b = tokenize_rows(rows, index.tokenizer())
+            for key, rows_in in run_steps(count_rows_steps(b, index.n, index.windows)).items():
+                counts[key] = counts.get(key, 0) + rows_in
+    except InputError as e:
+        return WindowCounts({}, e)
+    return WindowCounts(counts)
+
+
+class RowAt(NamedTuple):
+    """A B row by its partition and its 0-based number within it (orders in file order)."""
+    partition: int
+    b_row: int
+
+
+class SpanKey(NamedTuple):
+    """Orders the diagonal runs of one A row: the smallest key is the best B row.
+
+    More windows first, then file order of the B row, then the earliest A
+    start, then the earliest B start (token indexes within each row).
+    """
+    neg_windows: int
+    partition: int
+    b_row: int
+    a_start: int
+    b_start: int
+
+
+class Contained(NamedTuple):
+    """Where a short A row was first found whole: its B row, then the span's tokens
+    and characters in it (the smallest wins: file order, then earliest)."""
+    at: RowAt
+    b_start: int
+    b_chars: tuple[int, int]
+
+
+class BestSpan(NamedTuple):
+    """One A row's longest run in a partition, with the B row's id and the span's
+    ``[start, end)`` characters in it (``b_id`` None: B has no id field)."""
+    key: SpanKey
+    b_id: str | None
+    b_chars: tuple[int, int]
+
+
+@dataclass
+class PartitionResult:
+    """What one partition contributes (see the module docstring), or the error it hit.
+
+    A bad shard comes back with ``error`` set rather than raising, so that Dask
+    does not retry a file that will fail again; the client raises it.
+    """
+    partition: int
+    file_index: int
+    rows: int = 0
+    starts: set[int] = field(default_factory=set)
+    best: dict[int, BestSpan] = field(default_factory=dict)
+    dups: dict[int, RowAt] = field(default_factory=dict)
+    contained: dict[int, Contained] = field(default_factory=dict)
+    #: occurrences in this partition of each window of A, in file order
+    seen: dict[bytes, int] = field(default_factory=dict)
+    #: whether the walk knew the occurrences before this partition (see walk_partition)
+    ranked: bool = False
+    blank: int = 0                   # B rows with no text, and with text but fewer than n tokens
+    short: int = 0
+    tokens: int = 0
+    error: InputError | None = None
+
+
+def walk_partition(part: Partition, fields: list[str], id_field: str,
+                   index: AIndex, before: dict[bytes, int] | None = None) -> PartitionResult:
+    """One partition's partial result, walked a piece at a time.
+
+    The cap: of each window's B positions, only the first ``index.cap`` in file
+    order can start a span (every occurrence still matches the window). With
+    ``before``, the occurrences of each window in the partitions before this
+    one, the rank of each position is exact; without it, positions are ranked
+    within the partition, and the caller walks the partition again with
+    ``before`` where that was not enough (see :func:`over_cap`)."""
+    out = PartitionResult(part.index, part.file_index, ranked=before is not None)
+    try:
+        for rows in partition_chunks(part, fields, id_field):
+            _walk_rows(rows, out, index, bool(id_field), before or {})
+            out.rows += len(rows)
+    except InputError as e:
+        return PartitionResult(part.index, part.file_index, error=e)
+    return out
+
+
+def over_cap(partials: Sequence[PartitionResult], cap: int
+             ) -> tuple[dict[int, dict[bytes, int]], int]:
+    """Which partitions (walked without ``before``) used a position past the cap,
+    with the occurrences before each of them of the windows it holds, and how
+    many windows occur more than ``cap`` times in all. ``partials`` in file order.
+
+    A window seen 30 times in partition 0 and 5 in partition 1, cap 32: partition
+    1's first 2 occurrences are within the cap, its other 3 are not::
+
+        >>> p0 = PartitionResult(0, 0, seen={b"w": 30})
+        >>> p1 = PartitionResult(1, 0, seen={b"w": 5})
+        >>> over_cap([p0, p1], 32)
+        ({1: {b'w': 30}}, 1)
+    """
+    before: dict[bytes, int] = {}
+    again: dict[int, dict[bytes, int]] = {}
+    for partial in partials:
+        if not partial.ranked and any(before.get(key, 0) and
+                                      before[key] + min(count, cap) > cap
+                                      for key, count in partial.seen.items()):
+            again[partial.partition] = {key: before[key] for key in partial.seen
+                                        if key in before}
+        for key, count in partial.seen.items():
+            before[key] = before.get(key, 0) + count
+    return again, sum(count > cap for count in before.values())
+
+
+def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool,
+               before: dict[bytes, int]) -> None:
+    """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows."""
+    tokenizer = index.tokenizer()
+    b = tokenize_rows(rows, tokenizer)
+    n, buf, width = index.n, b.buffer, 4 * index.n
+    get = index.windows.get
+    a_offsets = index.offsets
+    first_row = out.rows
+    starts = out.starts
+    keys: dict[int, SpanKey] = {}
+    contained_at: dict[int, tuple[int, int]] = {}
+    # only the positions whose window may be one of A's are looked up (window_filter)
+    candidates = index.bits.candidates(buf, b.offsets)
+    prefixed = index.prefix_bits.candidates(buf, b.offsets) if index.prefix_bits else []
+    hi = prefixed_hi = 0
+    short_min = index.short_min
+    seen, cap = out.seen, index.cap
+    for r in range(len(rows)):
+        start, end = b.offsets[r], b.offsets[r + 1]
+        if rows[r].blank:
+            out.blank += 1
+        elif end - start < n:
+            out.short += 1
+        out.tokens += end - start
+        if end > start:
+            for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
+                out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
+        prefixed_lo = prefixed_hi
+        prefixed_hi = bisect_left(prefixed, end - short_min + 1, prefixed_lo)
+        for a_row, b_start in contained_in_row(index.short_rows, short_min, buf, start, end,
+                                               prefixed[prefixed_lo:prefixed_hi]):
+            if a_row not in contained_at and a_row not in out.contained:
+                contained_at[a_row] = (r, b_start)
+        runs: dict[int, list[int]] = {}
+        finished = []
+        lo, hi = hi, bisect_left(candidates, end - n + 1, hi)
+        for g in candidates[lo:hi]:
+            window = buf[4 * g:4 * g + width]
+            value = get(window)
+            if value is None:
+                continue
+            count = seen[window] = seen.get(window, 0) + 1
+            positions = (value,) if type(value) is int else value
+            if count == 1:                            # A's windows matched: once a window
+                starts.update(positions)
+            if count + before.get(window, 0) > cap:   # past the cap: matches, starts no span
+                continue
+            for q in positions:
+                diagonal = q - g
+                run = runs.get(diagonal)
+                if run is not None and run[1] == g - 1:
+                    run[1] = g
+                else:
+                    if run is not None:
+                        finished.append((diagonal, run[0], run[1]))
+                    runs[diagonal] = [g, g]
+        finished.extend((d, first, last) for d, (first, last) in runs.items())
+        for diagonal, first, last in finished:
+            q = first + diagonal
+            a_row = bisect_right(a_offsets, q) - 1
+            key = SpanKey(first - last - 1, out.partition, first_row + r,
+                          q - a_offsets[a_row], first - start)
+            if a_row not in keys or key < keys[a_row]:
+                keys[a_row] = key
+    # character offsets and ids only for the B rows that hold a best span
+    spans_of: dict[int, list[tuple[int, int]]] = {}
+
+    def chars(r: int, first: int, tokens: int) -> tuple[int, int]:
+        if r not in spans_of:
+            spans_of[r] = tokenizer.spans(rows[r].text)
+        spans = spans_of[r]
+        return spans[first][0], spans[first + tokens - 1][1]
+
+    for a_row, key in keys.items():
+        if a_row not in out.best or key < out.best[a_row].key:
+            r = key.b_row - first_row
+            out.best[a_row] = BestSpan(key, rows[r].id if with_ids else None,
+                                       chars(r, key.b_start, -key.neg_windows + n - 1))
+    for a_row, (r, b_start) in contained_at.items():
+        tokens = a_offsets[a_row + 1] - a_offsets[a_row]
+        out.contained[a_row] = Contained(RowAt(out.partition, first_row + r), b_start,
+                                         chars(r, b_start, tokens))
+
+
+@dataclass
+class Combined:
+    """The partial results folded so far: union of starts, minimum of spans and duplicates.
+
+    Folding is associative and idempotent, so the order in which partitions
+    finish does not matter and a retried partition changes nothing.
+    """
+    rows: dict[int, tuple[int, int]] = field(default_factory=dict)  # partition -> (file, rows)
+    starts: set[int] = field(default_factory=set)
+    best: dict[int, BestSpan] = field(default_factory=dict)
+    dups: dict[int, RowAt] = field(default_factory=dict)
+    contained: dict[int, Contained] = field(default_factory=dict)
+
+    def add(self, partial: PartitionResult, best: bool = True) -> Combined:
+        """Fold in a partial (its spans too, unless ``best`` is False: see
+        :meth:`add_best`)."""
+        self.rows[partial.partition] = (partial.file_index, partial.rows)
+        self.starts |= partial.starts
+        if best:
+            self.add_best(partial)
+        for a_row, where in partial.dups.items():
+            if a_row not in self.dups or where < self.dups[a_row]:
+                self.dups[a_row] = where
+        for a_row, found in partial.contained.items():
+            if a_row not in self.contained or found < self.contained[a_row]:
+                self.contained[a_row] = found
+        return self
+
+    def add_best(self, partial: PartitionResult) -> None:
+        """Fold in a partial's longest spans (the smallest key wins)."""
+        for a_row, span in partial.best.items():
+            if a_row not in self.best or span.key < self.best[a_row].key:
+                self.best[a_row] = span
+
+
+# --- the caller -----------------------------------------------------------------
+
+@dataclass
+class StreamedResult(Report):
+    """What streaming B found: a :class:`~ngram_core.report.Report` whose B ids came
+    back with the partials (B's rows are never held)."""
+    b_ids: dict[int, str] = field(default_factory=dict)
+    #: Each B file as read (its fields chosen from its head, its rows counted by the
+    #: walk) and its rows' short counts, in file order.
+    b_reads: list[FileRead] = field(default_factory=list)
+    b_counts: list[ShortCount] = field(default_factory=list)
+
+    def b_id(self, b_row: int) -> str:
+        return self.b_ids[b_row]
+
+
+def _field_choice(part: Partition, fields: list[str] | None, id_field: str | None,
+                  like: Sequence[str] | None = None) -> tuple[tuple[list[str], str], FileRead]:
+    """The text and id fields of one B file, chosen as the single-machine path does
+    (:func:`~ngram_core.fields.choose_fields`), from its first MiB (or first 1,000
+    Parquet rows): the client never reads B whole. Also what was read of it (its
+    rows are counted later, by the walk)."""
+    try:
+        table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
+    except InputError:            # e.g. a quoted CSV field cut at the sample's end:
+        table = read_path_table(part.path, part.options,        # a longer head, never all
+                                head=FIELD_RETRY_BYTES)
+    stats = field_stats(table)
+    choice = choose_fields(table, stats, fields, id_field, like)
+    read = FileRead(shown(part.path), 0, choice.text_fields, choice.id_field,
+                    [*table.notes, *choice.notes], tuple(stats),
+                    tuple(other_text_fields(stats, choice.text_fields)))
+    return (choice.text_fields, choice.id_field or ""), read
+
+
+def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings: Settings,
+             total: Combined, parts: Sequence[Partition],
+             windows_ignored: int = 0,
+             fields: tuple[Sequence[str], Sequence[str]] = ((), ()),
+             windows_capped: int = 0) -> StreamedResult:
+    """Turn the combined partials into per-row matches, the summary and the CSV."""
+    n = settings.n
+    parts_paths = {part.file_index: part.path for part in parts}
+    # global B row numbers: partitions in order, rows in order
+    first_row: dict[int, int] = {}
+    file_first: dict[int, int] = {}
+    running = 0
+    for part in parts:
+        first_row[part.index] = running
+        file_index, count = total.rows.get(part.index, (part.file_index, 0))
+        file_first.setdefault(file_index, running)
+        running += count
+    b_ids: dict[int, str] = {}
+    starts_by_row: dict[int, list[int]] = {}
+    for q in sorted(total.starts):
+        starts_by_row.setdefault(bisect_right(a.offsets, q) - 1, []).append(q)
+    matches = []
+    for r, row in enumerate(a_rows):
+        start, end = a.offsets[r], a.offsets[r + 1]
+        m = RowMatch(r, classify(row, end - start, n), end - start)
+        if r in total.dups:
+            where = total.dups[r]
+            m.duplicate_of = first_row[where.partition] + where.b_row
+        if r in total.contained:
+            found = total.contained[r]
+            m.contained_in = first_row[found.at.partition] + found.at.b_row
+            m.contained_start, m.contained_chars = found.b_start, found.b_chars
+        if m.status == CHECKABLE and r in starts_by_row:
+            row_starts = starts_by_row[r]
+            m.windows = len(row_starts)
+            m.dirty = coverage(row_starts, n)
+            if r in a.part_ends:
+                m.field_dirty = dirty_by_part(covered_runs([q - start for q in row_starts], n),
+                                              a.part_ends[r])
+            best = total.best[r]
+            key = best.key
+            m.span = -key.neg_windows + n - 1
+            m.b_row = first_row[key.partition] + key.b_row
+            m.a_start, m.b_start = key.a_start, key.b_start
+            spans = tokenizer.spans(row.text)
+            m.a_chars = (spans[key.a_start][0], spans[key.a_start + m.span - 1][1])
+            m.b_chars = best.b_chars
+            part = parts[key.partition]
+            b_ids[m.b_row] = best.b_id if best.b_id is not None else str(
+                m.b_row - file_first[part.file_index] + 1)
+        matches.append(m)
+    summary = summarize(matches, settings, tokenizer, b_rows=running,
+                        windows_capped=windows_capped,
+                        windows_ignored=windows_ignored, a_rows=a_rows, part_ends=a.part_ends,
+                        a_fields=fields[0], b_fields=fields[1])
+    b_files = RowFiles(tuple(file_first[i] for i in sorted(file_first)),
+                       tuple(shown(parts_paths[i]) for i in sorted(file_first)))
+    return StreamedResult(settings, a_rows, tokenizer, matches, summary, b_ids=b_ids,
+                             b_files=b_files)
+
+
+def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
+                      settings: Settings, *, a_fields: Sequence[str] = (),
+                      b_fields: list[str] | None = None, b_like: Sequence[str] | None = None,
+                      b_id_field: str | None = None,
+                      b_options: ReadOptions = ReadOptions(role="b"),
+                      blocksize: int = DEFAULT_BLOCKSIZE,
+                      on_progress: Callable[[Progress], object] | None = None,
+                      definitions: bool = False,
+                      executor: Executor | None = None) -> StreamedResult:
+    """The check with A indexed here and B streamed past it a partition at a time:
+    in this process (``executor`` None, partitions in file order) or through an
+    executor's workers (Dask); once more with ``definitions``, for the published
+    definitions.
+
+    With ``settings.max_b_rows``, B is streamed twice: once to count the B rows
+    holding each of A's windows, then to walk it without the windows found in
+    more than that many rows. ``on_progress`` is called with a
+    :class:`~ngram_core.check.Progress` of stage ``"stream B"`` as partitions
+    finish. ``a_fields``: the text fields A was read from; ``b_like``: A's
+    detected text fields, read from B too where it has them all.
+    """
+    parts = plan_partitions(b_paths, b_options, blocksize)
+    tokenizer, a, index = index_a(a_rows, settings)
+    choices: dict[int, tuple[list[str], str]] = {}
+    reads: dict[int, FileRead] = {}
+    for part in parts:
+        if part.file_index not in choices:
+            choice, reads[part.file_index] = _field_choice(part, b_fields, b_id_field, b_like)
+            choices[part.file_index] = choice
+    passes = 1 if settings.max_b_rows is None else 2
+
+    def report(done: int) -> None:
+        if on_progress is not None:
+            on_progress(Progress("stream B", done, passes * len(parts)))
+
+    ignored: set[bytes] = set()
+    if settings.max_b_rows is not None:
+        rows_of: dict[bytes, int] = {}
+        for done, counted in enumerate(_over_partitions(executor, count_partition, parts, choices,
+                                                        index), 1):
+            for key, rows in counted.counts.items():
+                rows_of[key] = rows_of.get(key, 0) + rows
+            report(done)
+        ignored = {key for key, rows in rows_of.items() if rows > settings.max_b_rows}
+        index = index.without(ignored)
+    total = Combined()
+    walked: dict[int, PartitionResult] = {}
+    for done, partial in enumerate(_walks(executor, parts, choices, index),
+                                   (passes - 1) * len(parts) + 1):
+        total.add(partial, best=False)
+        walked[partial.partition] = _kept(partial)
+        report(done)
+    in_order = [walked[part.index] for part in parts]
+    again, capped = over_cap(in_order, settings.cap)
+    if again:          # positions past the cap started spans: those partitions, ranked
+        for partial in _over_partitions(executor, walk_partition, [parts[p] for p in again],
+                                        choices, index, extra=again):
+            walked[partial.partition] = _kept(partial)
+    for part in parts:
+        total.add_best(walked[part.index])
+    read = (a_fields, list(dict.fromkeys(f for fields, _ in choices.values() for f in fields)))
+    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read, capped)
+    result.b_reads, result.b_counts = _b_files(reads, walked.values(), settings.n)
+    if definitions:
+        result.definitions = _definitions(executor, a_rows, parts, choices)
+    return result
+
+
+def _kept(partial: PartitionResult) -> PartitionResult:
+    """What the client keeps of a partial once its starts, duplicates and contained
+    rows are folded in: its spans and counts."""
+    return replace(partial, starts=set(), dups={}, contained={})
+
+
+def _b_files(reads: dict[int, FileRead], walked, n: int
+             ) -> tuple[list[FileRead], list[ShortCount]]:
+    """Each B file as read (rows counted by the walk) and its rows' short counts."""
+    counts: dict[int, list[int]] = {i: [0, 0, 0, 0] for i in reads}
+    for partial in walked:
+        c = counts[partial.file_index]
+        c[0] += partial.rows
+        c[1] += partial.blank
+        c[2] += partial.short
+        c[3] += partial.tokens
+    files = sorted(reads)
+    return ([reads[i]._replace(rows=counts[i][0]) for i in files],
+            [ShortCount(counts[i][0], counts[i][1], counts[i][2], n, counts[i][3])
+             for i in files])
+
+
+def _walks(executor: Executor | None, parts: Sequence[Partition], choices: dict[int, tuple[list[str], str]],
+           index: AIndex) -> Iterator[PartitionResult]:
+    """Every partition walked: on Dask, in parallel and ranked later (see
+    :func:`over_cap`); in this process, in file order, each knowing the windows'
+    occurrences before it, so no partition is walked twice."""
+    if executor is not None:
+        yield from _over_partitions(executor, walk_partition, parts, choices, index)
+        return
+    before: dict[bytes, int] = {}
+    for part in parts:
+        partial = walk_partition(part, *choices[part.file_index], index, before)
+        if partial.error is not None:
+            raise partial.error
+        for key, count in partial.seen.items():
+            before[key] = before.get(key, 0) + count
+        yield partial
+
+
+def _definitions(executor: Executor | None, a_rows: list[Row], parts: Sequence[Partition],
+                 choices: dict[int, tuple[list[str], str]]) -> Definitions:
+    """The published definitions over B's partitions: A prepared here, each piece of
+    B searched on a worker, the findings merged (in any order) and judged here."""
+    prepared = run_steps(prepare_steps(a_rows))
+    found = Findings()
+    rows_of: dict[int, list[int]] = {}
+    for partial in _over_partitions(executor, find_in_partition, parts, choices,
+                                    prepared.probe):
+        found.merge(partial.findings)
+        rows_of[partial.partition] = partial.piece_rows
+    first_rows, running = {}, 0
+    for part in parts:
+        for piece, count in enumerate(rows_of.get(part.index, [])):
+            first_rows[part.index << PIECE_BITS | piece] = running
+            running += count
+    return run_steps(finalize_steps(prepared, found, first_rows))
+
+
+def _over_partitions(executor: Executor | None, work: Callable[..., Any],
+                     parts: Sequence[Partition], choices: dict[int, tuple[list[str], str]],
+                     index: Any, extra: dict[int, Any] | None = None) -> Iterator[Any]:
+    """Run ``work(part, fields, id_field, index)`` (with ``extra[part.index]`` after
+    them, when given) on every partition and yield each result: in this process in
+    file order (``executor`` None), or as ``executor`` runs them (Dask: in parallel,
+    as they finish). The first result carrying an error stops the rest and raises it."""
+    if executor is not None:
+        yield from executor.map(work, parts, choices, index, extra)
+        return
+    for part in parts:
+        more = (extra[part.index],) if extra is not None else ()
+        result = work(part, *choices[part.file_index], index, *more)
+        if result.error is not None:
+            raise result.error
+        yield result
