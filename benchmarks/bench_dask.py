@@ -187,6 +187,31 @@ def run_single(a_path, b_paths, csv_path=None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+# --- the command, streaming B (in a subprocess) ----------------------------------------
+
+def command_child(a_path: str, b_paths: list[str]) -> None:
+    """Run as a subprocess: time the command's streamed check (stream.check_streamed, the
+    path ``ngram-overlap A B`` takes for a B this large), print JSON with own peak RSS."""
+    from ngram_core import Settings
+    from ngram_core.files import load_rows
+    from ngram_core.stream import check_streamed
+    a_rows = load_rows([a_path])
+    t0 = time.perf_counter()
+    result = check_streamed(a_rows, b_paths, Settings(), a_fields=["text"])
+    seconds = time.perf_counter() - t0
+    s = result.summary
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_rss_mb(), "flagged": s.flagged,
+                      "capped": s.windows_capped}))
+
+
+def run_command(a_path, b_paths) -> dict:
+    cmd = [sys.executable, "-m", "benchmarks.bench_dask", "--_command", a_path, *b_paths]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode:
+        raise RuntimeError(f"streamed run failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 # --- the Dask engine ----------------------------------------------------------------
 
 def peak_rss_mb() -> float:
@@ -207,7 +232,7 @@ def peak_rss_mb() -> float:
 
 
 def _warm_up() -> None:
-    import ngram_core.distributed  # noqa: F401
+    import ngram_core.stream  # noqa: F401   (the functions the workers run)
 
 
 def run_dask(workers: int, a_rows, b_paths, settings, blocksize: int, repeat: int,
@@ -257,10 +282,14 @@ def main(argv=None) -> int:
                    help="skip the single-machine path where its peak would pass this")
     p.add_argument("--_single", help=argparse.SUPPRESS)
     p.add_argument("--_csv", help=argparse.SUPPRESS)
+    p.add_argument("--_command", help=argparse.SUPPRESS)
     p.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args._single:
         single_child(args._single, args.paths, args._csv or None)
+        return 0
+    if args._command:
+        command_child(args._command, args.paths)
         return 0
 
     from ngram_core import Settings
@@ -309,6 +338,11 @@ def main(argv=None) -> int:
             local_peak = (b_mb, local["peak_mb"])
             rows.append((b_mb, "single machine", "-", local["seconds"], repeat, local["peak_mb"]))
 
+        log(f"B {b_mb:.0f} MB: the command, streamed x{repeat}")
+        streamed = [run_command(a_path, b_paths) for _ in range(repeat)]
+        rows.append((b_mb, "command (streamed)", "-",
+                     statistics.median(r["seconds"] for r in streamed), repeat,
+                     max(r["peak_mb"] for r in streamed)))
         results = {}
         for workers in (1, 2):
             log(f"B {b_mb:.0f} MB: dask, {workers} worker(s) x{repeat}")

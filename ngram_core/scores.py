@@ -103,7 +103,10 @@ def scores_from_results(a_rows: Sequence[Row], a_has_id: bool, results: Table,
     0-based row index. ``key_field``: the results' key field (None: the field
     named like an id, as for A; ``doc_id`` in lm-evaluation-harness samples).
     A key the results give twice counts its first row; the notes say how many
-    were repeated and how many result rows matched no row of A.
+    rows of A matched, how many keys were repeated and how many result rows
+    matched no row of A. Keys that match no id of A but are all row numbers
+    (lm-evaluation-harness samples: ``doc_id`` counts A's rows from 0) join by
+    0-based row number, and a note says so.
     """
     if score_field not in results.fields:
         raise _missing(results, score_field, "score")
@@ -126,8 +129,16 @@ def scores_from_results(a_rows: Sequence[Row], a_has_id: bool, results: Table,
             continue
         by_key[key] = parse_score(record.get(score_field))
     keys = [row.id if a_has_id else str(i) for i, row in enumerate(a_rows)]
-    scores = [by_key.get(key) for key in keys]
     notes = []
+    if a_has_id and by_key and not any(key in by_key for key in keys) and \
+            all(key.isdigit() for key in by_key):
+        # lm-evaluation-harness samples: doc_id counts A's rows from 0, whatever A's ids
+        keys = [str(i) for i in range(len(keys))]
+        notes.append(f"joined by row number: {key_field!r} matches no id of A and counts its "
+                     f"rows from 0, as lm-evaluation-harness samples do")
+    scores = [by_key.get(key) for key in keys]
+    matched = sum(key in by_key for key in keys)
+    notes.insert(0, f"matched {matched:,} of {len(keys):,} rows of A")
     unmatched = len(set(by_key) - set(keys))
     if unmatched:
         notes.append(f"{unmatched:,} result {'row matches' if unmatched == 1 else 'rows match'} "

@@ -60,8 +60,10 @@ def test_score_impact_from_a_field_and_from_a_results_file():
                          "--scores-key", "doc_id", "--a-id-field", "")
     assert code == 0, err
     assert json.loads(out)["scores"]["rows_with_score"] == 3    # doc_id 0, 1 and 3
+    # A's own ids (q1, ...) are not doc_id's row numbers: joined by row number, said so
     code, out, err = run(A, B, "--json", "--scores", results, "--scores-field", "acc")
-    assert code == 0 and json.loads(out)["scores"]["rows_with_score"] == 0   # ids q1.. differ
+    assert code == 0 and json.loads(out)["scores"]["rows_with_score"] == 3
+    assert "Scores: joined by row number: 'doc_id' matches no id of A" in err
 
 
 def test_the_clean_split_reads_back_as_the_kept_rows(tmp_path):

@@ -73,15 +73,24 @@ def test_scores_from_a_results_file_by_row_index():
     results = read_table((REPORT / "results.jsonl").read_bytes(), "results.jsonl")
     column = scores_from_results(a, False, results, "acc")          # key detected: doc_id
     assert column.scores == [1.0, 0.0, None, 1.0]                   # doc_id 3: its first row
-    assert column.notes == ["1 result row matches no row of A by 'doc_id'",
+    assert column.notes == ["matched 3 of 4 rows of A",
+                            "1 result row matches no row of A by 'doc_id'",
                             "1 result row repeats a key: the first row with each key counts"]
+    # A with ids of its own: doc_id still joins by row number, and says so
+    with_ids = [Row(i, f"q{i}", f"row {i}") for i in range(1, 5)]
+    joined = scores_from_results(with_ids, True, results, "acc")
+    assert joined.scores == column.scores
+    assert joined.notes[:2] == [
+        "matched 3 of 4 rows of A", "joined by row number: 'doc_id' matches no id of A and "
+        "counts its rows from 0, as lm-evaluation-harness samples do"]
 
 
 def test_scores_from_a_results_file_by_id():
     a = read_rows((REPORT / "test-set.jsonl").read_bytes(), "test-set.jsonl")
     results = read_table((REPORT / "results.csv").read_bytes(), "results.csv")
     column = scores_from_results(a, True, results, "score", "key")
-    assert column.scores == [0.5, 1.0, None, 0.25] and column.notes == []
+    assert column.scores == [0.5, 1.0, None, 0.25]
+    assert column.notes == ["matched 3 of 4 rows of A"]
     with pytest.raises(InputError, match="no field 'nope' to use as the key field"):
         scores_from_results(a, True, results, "score", "nope")
 
