@@ -15,6 +15,7 @@ import json
 import os
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -159,20 +160,39 @@ def _cell(text: str, width: int) -> str:
 
 
 class ProgressBar:
-    """Draws a one-line progress bar on a terminal; silent on anything else."""
+    """Draws a one-line progress bar on a terminal; silent on anything else. While B
+    streams: bytes read of all, the rate and the time left."""
 
     def __init__(self, stream: TextIO | None):
         self.stream = stream if stream is not None and stream.isatty() else None
+        self.started = time.monotonic()
 
     def __call__(self, progress: Progress) -> None:
         if self.stream is not None:
             filled = int(progress.fraction * 30)
             self.stream.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] "
-                              f"{progress.fraction:6.1%} {progress.stage:<11}")
+                              f"{progress.fraction:6.1%} {progress.stage:<11}"
+                              f"{streaming_line(progress, time.monotonic() - self.started)}")
 
     def clear(self) -> None:
         if self.stream is not None:
-            self.stream.write("\r" + " " * 50 + "\r")
+            self.stream.write("\r" + " " * 100 + "\r")
+
+
+def streaming_line(progress: Progress, seconds: float) -> str:
+    """``" 1.2 of 3.0 GB, 9.1 MB/s, 3 min left"`` while B streams (its units are bytes)::
+
+        >>> streaming_line(Progress("stream B", 300 * 10**6, 900 * 10**6), 30.0)
+        ' 300.0 of 900.0 MB, 10.0 MB/s, 60 s left'
+    """
+    if progress.stage != "stream B" or not progress.done or seconds <= 0:
+        return ""
+    done, total = progress.done, progress.total
+    unit, scale = ("GB", 1e9) if total >= 1e9 else ("MB", 1e6)
+    rate = done / seconds
+    left = (total - done) / rate
+    when = f"{left:.0f} s" if left < 90 else f"{left / 60:.0f} min"
+    return f" {done / scale:.1f} of {total / scale:.1f} {unit}, {rate / 1e6:.1f} MB/s, {when} left"
 
 
 def read_options(args: argparse.Namespace, side: str) -> ReadOptions:

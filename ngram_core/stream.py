@@ -266,6 +266,7 @@ def find_in_partition(part: Partition, fields: list[str], id_field: str,
 class WindowCounts(NamedTuple):
     """For each window of A, how many rows of one partition hold it, or the error
     the partition hit."""
+    partition: int
     counts: dict[bytes, int]
     error: InputError | None = None
 
@@ -281,8 +282,8 @@ def count_partition(part: Partition, fields: list[str], id_field: str,
             for key, rows_in in run_steps(count_rows_steps(b, index.n, index.windows)).items():
                 counts[key] = counts.get(key, 0) + rows_in
     except InputError as e:
-        return WindowCounts({}, e)
-    return WindowCounts(counts)
+        return WindowCounts(part.index, {}, e)
+    return WindowCounts(part.index, counts)
 
 
 class RowAt(NamedTuple):
@@ -637,28 +638,31 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
             choice, reads[part.file_index] = _field_choice(part, b_fields, b_id_field, b_like)
             choices[part.file_index] = choice
     passes = 1 if settings.max_b_rows is None else 2
+    sizes = {part.index: part_bytes(part) for part in parts}
+    whole = passes * sum(sizes.values())
+    done_bytes = 0
 
-    def report(done: int) -> None:
+    def report(partial: Any) -> None:          # progress in bytes of B read (on disk)
+        nonlocal done_bytes
+        done_bytes += sizes[partial.partition]
         if on_progress is not None:
-            on_progress(Progress("stream B", done, passes * len(parts)))
+            on_progress(Progress("stream B", done_bytes, whole))
 
     ignored: set[bytes] = set()
     if settings.max_b_rows is not None:
         rows_of: dict[bytes, int] = {}
-        for done, counted in enumerate(_over_partitions(executor, count_partition, parts, choices,
-                                                        index), 1):
+        for counted in _over_partitions(executor, count_partition, parts, choices, index):
             for key, rows in counted.counts.items():
                 rows_of[key] = rows_of.get(key, 0) + rows
-            report(done)
+            report(counted)
         ignored = {key for key, rows in rows_of.items() if rows > settings.max_b_rows}
         index = index.without(ignored)
     total = Combined()
     walked: dict[int, PartitionResult] = {}
-    for done, partial in enumerate(_walks(executor, parts, choices, index),
-                                   (passes - 1) * len(parts) + 1):
+    for partial in _walks(executor, parts, choices, index):
         total.add(partial, best=False)
         walked[partial.partition] = _kept(partial)
-        report(done)
+        report(partial)
     in_order = [walked[part.index] for part in parts]
     again, capped = over_cap(in_order, settings.cap)
     if again:          # positions past the cap started spans: those partitions, ranked
@@ -673,6 +677,16 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
     if definitions:
         result.definitions = _definitions(executor, a_rows, parts, choices)
     return result
+
+
+def part_bytes(part: Partition) -> int:
+    """A partition's bytes on disk (a Parquet row group: its share of the file)."""
+    if part.end >= 0:
+        return part.end - part.start
+    size = os.path.getsize(part.path)
+    if part.row_group is not None:
+        return size // max(parquet_row_groups(part.path), 1)
+    return size
 
 
 def _kept(partial: PartitionResult) -> PartitionResult:
