@@ -31,6 +31,16 @@ OTHER_PAIRS = [
      ["--a-field", "data.paragraphs.context", "--a-field", "question"]),
     ("contaminated.jsonl", "corpus.txt", ["--b-text-rows", "line"]),
     ("page/arc.jsonl", "page/intents-train.jsonl", ["--a-field", "question"]),
+    ("page/prompts.jsonl", "page/pages.csv", ["--a-field", "prompt", "--b-field", "contents"]),
+    ("page/prompts.jsonl", "page/science-notes.txt", ["--b-text-rows", "paragraph"]),
+    ("page/intents.json", "page/intents-train.jsonl", ["--a-field", "text"]),
+    ("report/test-set.jsonl", "report/training.jsonl", ["--a-field", "question"]),
+    ("report/squad.json", "report/training.jsonl",
+     ["--a-field", "data.paragraphs.context", "--a-field", "question"]),
+    ("unspaced/zh_test.jsonl", "unspaced/zh_train.jsonl", ["--a-field", "text"]),
+    ("unspaced/ja_test.jsonl", "unspaced/ja_train.jsonl", ["--a-field", "text"]),
+    ("unspaced/th_test.jsonl", "unspaced/th_train.jsonl", ["--a-field", "text"]),
+    ("real/squad-dev.json", "page/squad-corpus.jsonl", ["--a-field", "question"]),
 ]
 
 

@@ -105,6 +105,18 @@ def test_a_gzip_bomb_as_a_is_refused_past_the_bound_in_bounded_memory(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_a_gzip_bomb_as_b_streams_in_bounded_memory(tmp_path):
+    bomb = tmp_path / "bomb.jsonl.gz"
+    line = (json.dumps({"text": SENTENCE}) + "\n").encode()
+    with gzip.open(bomb, "wb", compresslevel=9) as f:
+        for _ in range((60 * 2**20) // len(line)):      # 60 MiB of one line, about 0.2 MB
+            f.write(line)
+    done = bounded(A, bomb, "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["b_rows"] == (60 * 2**20) // len(line) and summary["windows_capped"] > 0
+
+
 def test_a_compressed_jsonl_file_that_is_not_json_is_refused_from_its_head(tmp_path):
     fake = tmp_path / "train.jsonl.gz"
     with gzip.open(fake, "wb", compresslevel=9) as f:
