@@ -228,7 +228,7 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar
                        args.definitions, bool(args.score_field or args.scores), args.clean_by))
     if args.engine == "dask":                  # A indexed, B streamed past it
         from .distributed import run_dask
-        result = run_dask(a_rows, b_paths, settings, scheduler=args.scheduler,
+        result = run_dask(a_rows, args.b, settings, scheduler=args.scheduler,
                           workers=args.workers, **options)
     else:
         from .stream import check_streamed
