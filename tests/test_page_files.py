@@ -264,3 +264,37 @@ def test_a_clean_result_names_the_text_fields_it_left_out_as_the_command_does(pa
     change(page, lambda: page.select_option("#a-text-field", ["question"]))
     assert page.inner_text("#flagged-figure") == "66.7%"
     assert page.is_hidden("#fields-notice")
+
+
+SHAPES = FIXTURES / "shapes"
+
+
+@pytest.mark.parametrize("case, a, b", [
+    ("korsts", "korsts/sts-test.tsv", "korsts/sts-train.tsv"),
+    ("logiqa-en", "logiqa-en/Test.txt", "logiqa-en/web.txt"),
+    ("hf-instruct", "hf-instruct/train_polite.jsonl", "hf-instruct/web.jsonl"),
+])
+def test_real_shaped_files_read_on_the_page_as_the_command_reads_them(page, tmp_path, case,
+                                                                       a, b):
+    """Literal-quote TSVs with a repeating id (B reads A's fields), text blocks and a fixed
+    instruction: the page's reading, words and CSV are the command's."""
+    a_path, b_path = SHAPES / a, SHAPES / b
+    load_pair(page, a_path, b_path)
+    stderr, csv_bytes, _ = command([a_path.name, b_path.name], tmp_path, cwd=a_path.parent)
+    said = described(stderr)
+    rows, text, ident, read = said[("A", a_path.name)]
+    assert " + ".join(chosen(page, "#a-text-field")) == text
+    assert notes(page, "a") == read
+    assert page.inner_text("#a-rows") == f"{rows:,}"
+    b_text = said[("B", b_path.name)][1]
+    assert " + ".join(chosen(page, "#b-text-field")) == b_text
+    assert download(page, "#download-csv", tmp_path)[1] == csv_bytes
+    if case == "korsts":                           # same schema: B reads A's two fields
+        assert text == b_text == "sentence1 + sentence2" and ident == "(row numbers)"
+        assert "the id field 'id' repeats" in read and "quotes read as text" in read
+    elif case == "logiqa-en":
+        assert "one row per block of lines between blank lines" in read
+        assert chosen(page, "#a-text-rows") == ["paragraph"]
+    else:
+        assert "instruction holds the same text in nearly every row" in read
+        assert text == "input + output"
