@@ -89,18 +89,20 @@ def rows_to_drop(clean_by: str, matches: Sequence[RowMatch], threshold: float,
     return definitions.dirty_rows(clean_by)
 
 
-def split_names(name: str) -> tuple[str, str]:
-    """Download names for the two files: ``"dev.jsonl"`` ->
-    ``("dev.clean.jsonl", "dev.contaminated.jsonl")``.
+def split_names(name: str, clean_by: str = "main") -> tuple[str, str]:
+    """Download names for the two files, naming the rule that made them (none for
+    ``main``, the check's own): ``"dev.jsonl"`` by llama2 ->
+    ``("dev.clean.by-llama2.jsonl", "dev.contaminated.by-llama2.jsonl")``.
 
-    >>> split_names("data/test.set.csv"), split_names("rows")
-    (('test.set.clean.csv', 'test.set.contaminated.csv'), ('rows.clean', 'rows.contaminated'))
+    >>> split_names("data/test.set.csv"), split_names("rows", "gpt4")
+    (('test.set.clean.csv', 'test.set.contaminated.csv'), ('rows.clean.by-gpt4', 'rows.contaminated.by-gpt4'))
     """
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    rule = "" if clean_by == "main" else f".by-{clean_by}"
     stem, dot, ext = base.rpartition(".")
     if not dot or not stem:
-        return f"{base}.clean", f"{base}.contaminated"
-    return f"{stem}.clean.{ext}", f"{stem}.contaminated.{ext}"
+        return f"{base}.clean{rule}", f"{base}.contaminated{rule}"
+    return f"{stem}.clean{rule}.{ext}", f"{stem}.contaminated{rule}.{ext}"
 
 
 # --- the split ---------------------------------------------------------------------------

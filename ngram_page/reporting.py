@@ -135,12 +135,12 @@ class Reporting:
         a = shown.a_file
         set_text("split-error", "")
         try:
-            split = await self.runner.drive(clean_split_steps(result, str(el("clean-by").value),
-                                                              a.data, a.table))
+            clean_by = str(el("clean-by").value)
+        split = await self.runner.drive(clean_split_steps(result, clean_by, a.data, a.table))
         except InputError as e:
             set_text("split-error", f"{e}.")
             return
-        clean_name, dirty_name = split_names(shown.a_name)
+        clean_name, dirty_name = split_names(shown.a_name, clean_by)
         if which == "clean":
             save_bytes(split.clean, clean_name)
         else:

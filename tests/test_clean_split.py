@@ -129,6 +129,9 @@ def test_a_table_that_does_not_fit_the_bytes_is_refused():
 
 def test_split_names():
     assert split_names("test.jsonl") == ("test.clean.jsonl", "test.contaminated.jsonl")
+    # each rule's files are told apart by name (six rules saved as one name before)
+    assert split_names("test.jsonl", "llama2") == ("test.clean.by-llama2.jsonl",
+                                                   "test.contaminated.by-llama2.jsonl")
 
 
 # --- which rows go ----------------------------------------------------------------------
