@@ -134,9 +134,10 @@ class Reporting:
             return
         a = shown.a_file
         set_text("split-error", "")
+        clean_by = str(el("clean-by").value)
         try:
-            clean_by = str(el("clean-by").value)
-        split = await self.runner.drive(clean_split_steps(result, clean_by, a.data, a.table))
+            split = await self.runner.drive(clean_split_steps(result, clean_by, a.data,
+                                                              a.table))
         except InputError as e:
             set_text("split-error", f"{e}.")
             return
