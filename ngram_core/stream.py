@@ -76,9 +76,6 @@ except ImportError:               # no numpy: every position of B is looked up e
 DEFAULT_BLOCKSIZE = 16 * 2**20
 #: Bytes of a B file read on the client to detect its fields.
 FIELD_SAMPLE_BYTES = 2**20
-#: When the first MiB cannot be read alone (a quoted field cut at its end), the client
-#: reads this much once more; B is never read whole on the client.
-FIELD_RETRY_BYTES = 16 * 2**20
 
 
 # --- partitions of B ---------------------------------------------------------
@@ -536,9 +533,12 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
     rows are counted later, by the walk)."""
     try:
         table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
-    except InputError:            # e.g. a quoted CSV field cut at the sample's end:
-        table = read_path_table(part.path, part.options,        # a longer head, never all
-                                head=FIELD_RETRY_BYTES)
+    except InputError:
+        if _by_line(part.options):     # whole lines of JSONL or text: a real error, at once
+            raise
+        # a JSON document or a CSV (a quoted field cut at the head's end): read whole,
+        # as its one partition is anyway; a line-based file never is
+        table = read_path_table(part.path, part.options)
     stats = field_stats(table)
     choice = choose_fields(table, stats, fields, id_field, like)
     read = FileRead(shown(part.path), 0, choice.text_fields, choice.id_field,

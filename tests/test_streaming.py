@@ -88,3 +88,19 @@ def test_a_window_shared_with_a_counts_toward_the_cap_notice_only_if_a_holds_it(
     a = [Row(1, "a", word)]
     result = run_check(a, [Row(1, "b", word), Row(2, "c", other)], Settings(n=5))
     assert result.summary.windows_capped == 1      # "else else..." is capped too, not in A
+
+
+def test_a_json_document_larger_than_the_head_is_streamed_as_one_partition(tmp_path):
+    """The first MiB of a JSON array does not parse on its own: the document is read
+    whole, as its one partition is (a line-based file never is)."""
+    a_path, b_path = tmp_path / "a.jsonl", tmp_path / "b.json"
+    write_jsonl(a_path, 50, 4)
+    a_text = json.loads(a_path.read_text().splitlines()[7])["text"]
+    rng = random.Random(5)
+    records = [{"id": f"d{i}", "text": " ".join(rng.choice(WORDS) for _ in range(60))}
+               for i in range(6000)] + [{"id": "leak", "text": "x " + a_text + " y"}]
+    b_path.write_text(json.dumps(records))
+    assert b_path.stat().st_size > 2**20
+    a_rows = load_rows_by_file([str(a_path)], ["text"])[0]
+    streamed = check_distributed(None, a_rows, [str(b_path)], Settings(), a_fields=["text"])
+    assert streamed.summary.flagged == 1 and streamed.b_reads[0].rows == 6001
