@@ -149,7 +149,9 @@ def test_the_clean_split_is_the_commands_byte_for_byte(page, tmp_path, a, b, cle
     clean_name, clean = download(page, "#download-clean", tmp_path / "page")
     dirty_name, dirty = download(page, "#download-dirty", tmp_path / "page")
     stem, ext = a.name.rsplit(".", 1)
-    assert (clean_name, dirty_name) == (f"{stem}.clean.{ext}", f"{stem}.contaminated.{ext}")
+    rule = "" if clean_by == "main" else f".by-{clean_by}"      # named by the rule
+    assert (clean_name, dirty_name) == (f"{stem}.clean{rule}.{ext}",
+                                        f"{stem}.contaminated{rule}.{ext}")
     out = tmp_path / "command"
     out.mkdir()
     summary = json_summary(a.name, b.name, "--clean-by", clean_by, "--clean-out",
