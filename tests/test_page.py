@@ -238,6 +238,16 @@ def test_accessible_labels_contrast_and_narrow_screens(page):
     assert page.evaluate(CONTRAST) == []                       # WCAG AA: 4.5:1 for text
     page.set_viewport_size({"width": 375, "height": 800})
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # the focus ring stands out from the page: non-text contrast of at least 3:1
+    page.focus("#download-csv")
+    ring = page.evaluate("""() => {
+      const el = document.activeElement, c = getComputedStyle(el).outlineColor;
+      const [r, g, b] = (c.match(/[\\d.]+/g) || []).map(Number);
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      const l = 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+      return (1.05) / (l + 0.05);
+    }""")
+    assert ring >= 3, ring
     # the table and the panes work from the keyboard alone
     page.focus("#rows-table tbody tr:nth-child(2) button")
     page.keyboard.press("Space")
