@@ -240,21 +240,22 @@ def short_warnings(result: Report, reads: list[tuple[str, FileRead]]) -> list[st
     """The files whose rows are mostly too short to match, counted over every row by
     the check (A's from its matches, each B file's by the walk past it)."""
     s = result.summary
-    counts: list[tuple[FileRead, ShortCount]] = [
-        (reads[0][1], ShortCount(s.rows, s.blank, s.short, s.n))]
+    counts: list[tuple[str, FileRead, ShortCount]] = [
+        ("A", reads[0][1], ShortCount(s.rows, s.blank, s.short, s.n))]
     b_reads = [read for role, read in reads if role == "B"]
     b = getattr(result, "b", None)           # B indexed whole: counted from its tokens
     if b is not None:
         starts = result.b_files.starts if result.b_files else (0,)
-        counts += zip(b_reads, run_steps(count_files_steps(b.rows, b.offsets, starts, s.n)))
+        b_counts = run_steps(count_files_steps(b.rows, b.offsets, starts, s.n))
     else:                                    # B streamed: counted by the walk
-        counts += zip(b_reads, getattr(result, "b_counts", ()))
+        b_counts = getattr(result, "b_counts", [])
+    counts += [("B", read, count) for read, count in zip(b_reads, b_counts)]
     out = []
-    for read, count in counts:
+    for role, read, count in counts:
         warning = short_rows_warning(count, read.text_fields,
                                      longer_fields(list(read.stats), s.n, read.text_fields))
         if warning:
-            out.append(f"Warning: {read.path}: {warning}")
+            out.append(f"Warning: {role} {read.path}: {warning}")
     return out
 
 

@@ -360,10 +360,20 @@ def detect_text_fields(table: Table) -> list[str]:
 
 def reading_order(table: Table, names) -> list[str]:
     """Fields in the order a row reads: those from enclosing objects (a passage)
-    first, then the row's own, each in the table's field order."""
-    wanted, outer = set(names), set(table.outer_fields)
+    first, then the row's own scalar fields (a question), then its fields made from
+    lists (its options, its answers), each in the table's field order. SQuAD's
+    ``answers`` come before ``question`` in the file; read between the passage and
+    the question they would break every window running from one into the other::
+
+        >>> t = Table("s.json", "json", ["answers.text", "question", "context"], [],
+        ...           list_fields=["answers.text"], outer_fields=["context"])
+        >>> reading_order(t, ["answers.text", "question", "context"])
+        ['context', 'question', 'answers.text']
+    """
+    wanted, outer, listed = set(names), set(table.outer_fields), set(table.list_fields)
     return ([f for f in table.fields if f in wanted and f in outer] +
-            [f for f in table.fields if f in wanted and f not in outer])
+            [f for f in table.fields if f in wanted and f not in outer and f not in listed] +
+            [f for f in table.fields if f in wanted and f not in outer and f in listed])
 
 
 def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None):

@@ -329,7 +329,7 @@ def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
     lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()                       # a final line break ends the last row
-    notes = []
+    notes = [MARKUP_NOTE] if looks_like_markup(lines) else []
     blocks = None
     if options.text_rows != "line":
         blocks = yield from _blocks_steps(lines)
@@ -353,6 +353,32 @@ def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
         if pacer.due():
             yield len(records)
     return Table(name, fmt, ["text"], records, starts, notes=notes)
+
+
+_TAG_LINE = re.compile(r"\s*</?[A-Za-z][\w.:-]*[^>]*>")
+MARKUP_NOTE = ("most lines begin with a tag such as <Question>: this looks like XML or "
+               "HTML, read as plain text with its tags")
+
+
+def looks_like_markup(lines: list[str], sample: int = 1000) -> bool:
+    """Whether more than half of the first ``sample`` non-blank lines begin with a
+    markup tag (ASDiv's XML, an HTML dump): read as text, the tags are tokens and
+    each line is a row, which the reading should say::
+
+        >>> looks_like_markup(["<Problem>", "  <Body>Tom has 5 apples.</Body>", "</Problem>"])
+        True
+        >>> looks_like_markup(["x < y holds", "<b> alone", "plain", "text"])
+        False
+    """
+    seen = tagged = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        seen += 1
+        tagged += bool(_TAG_LINE.match(line))
+        if seen >= sample:
+            break
+    return seen > 0 and tagged * 2 >= seen + 1
 
 
 def made_of_blocks(sizes: list[int]) -> int | None:

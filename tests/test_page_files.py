@@ -234,15 +234,15 @@ def test_squad_reads_every_text_field_and_each_field_has_its_figures(page):
     assert sorted(chosen(page, "#a-text-field")) == ["answers.text", "data.paragraphs.context",
                                                      "question"]         # the list's order
     assert page.inner_text("#settings-line").endswith(
-        "Text read: data.paragraphs.context + answers.text + question of A; text of B.")
+        "Text read: data.paragraphs.context + question + answers.text of A; text of B.")
     assert page.is_visible("#fields-table")
     rows = [[c.strip() for c in r.split("\t")]
             for r in page.locator("#fields-table tbody tr").all_inner_texts()]
     assert rows == [["data.paragraphs.context", "140", "0.0%", "0 of 4"],
-                    ["answers.text", "10", "0.0%", "0 of 4"],
-                    ["question", "62", "51.6%", "2 of 4"]]
+                    ["question", "62", "51.6%", "2 of 4"],
+                    ["answers.text", "10", "0.0%", "0 of 4"]]
     assert page.inner_text("#pane-a-title").endswith(
-        "(data.paragraphs.context + answers.text + question)")
+        "(data.paragraphs.context + question + answers.text)")
 
 
 def test_a_clean_result_names_the_text_fields_it_left_out_as_the_command_does(page, tmp_path):

@@ -88,13 +88,13 @@ def test_ids_urls_and_categories_lose_to_a_short_sentence_field(loser, values, k
     assert detect_text_fields(table) == ["headline"]
 
 
-def test_a_list_made_field_is_text_read_in_field_order():
+def test_a_list_made_field_is_text_read_after_the_scalar_ones():
     records = [{"options": [f"a long option about the sea {i}", "another long option about land",
                             "a third long option about air"], "prompt": f"Pick one of {i}."}
                for i in range(3)]
     table = read_table(json.dumps(records).encode(), "mc.json")
     assert stats_by_name(table)["options"].listed
-    assert detect_text_fields(table) == ["options", "prompt"]
+    assert detect_text_fields(table) == ["prompt", "options"]      # a question, its options
     only_lists = read_table(b'[{"id": "x1", "options": ["one two", "three four"]}]', "o.json")
     assert detect_text_fields(only_lists) == ["options"]
     # the same short prompt in every row is a category, not the item's text
@@ -203,11 +203,12 @@ def test_squad_json_rows_are_the_questions_with_their_paragraph():
     assert questions[0][:3] == (1, "56be4db0acb8001400a502ec",
                                 "Which NFL team represented the AFC at Super Bowl 50?")
     # by default: the passage first, then the question's own text fields
-    assert detect_text_fields(table) == ["data.paragraphs.context", "answers.text", "question"]
+    assert detect_text_fields(table) == ["data.paragraphs.context", "question", "answers.text"]
     assert stats_by_name(table)["data.title"].kind == "category"    # 2 titles over 5 rows
     row = select_rows(table)[0]
     assert [name for name, _, _ in row.parts] == detect_text_fields(table)
-    assert row.text.endswith("\nWhich NFL team represented the AFC at Super Bowl 50?")
+    assert row.text.endswith("\nWhich NFL team represented the AFC at Super Bowl 50?\n"
+                             "Denver Broncos\nDenver Broncos\nDenver Broncos")
     assert table.records[4]["data.paragraphs.context"].startswith("One of the most famous")
     assert table.records[4]["data.title"] == "Warsaw"
     assert "rows are the 5 items of `data.paragraphs.qas`" in table.notes[-1]
