@@ -125,7 +125,8 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
     if cache.a_rows is not a_rows or cache.a is None:
         a_chars = sum(len(r.text) for r in a_rows)
         yield Progress("tokenize A", 0, a_chars)
-        cache.a = yield from _stage("tokenize A", a_chars, tokenize_rows_steps(a_rows, tokenizer))
+        cache.a = yield from _stage("tokenize A", a_chars,
+                                    tokenize_rows_steps(a_rows, tokenizer, by_part=True))
         cache.a_rows, cache.matches = a_rows, None
     if cache.b_rows is not b_rows or cache.b is None:
         b_chars = sum(len(r.text) for r in b_rows)

@@ -1,8 +1,9 @@
 r"""Stage 1b: a :class:`~ngram_core.readers.Table`'s fields -> the text and id fields -> Rows.
 
 **The text of a row is every text field it has**, joined with a newline in
-the file's field order (fields from an object enclosing the rows, such as
-SQuAD's passage, first: a passage, then its question). What a field holds is
+reading order (:func:`reading_order`: fields from an object enclosing the
+rows, such as SQuAD's passage, first; fields made from lists, options and
+answers, last). What a field holds is
 judged by content over the first :data:`SAMPLE_ROWS` records (tokens counted
 with the loose tokenizer the check uses), never by name alone: ids, URLs,
 numbers and categories (a short value repeated over rows, such as a label or a
@@ -17,7 +18,7 @@ them; each row's ``parts`` say which field each character came from.
 
 :func:`field_stats` gives the page and the command what each field holds;
 :func:`choose_fields` decides a file's text and id fields (the same text
-fields as the other file when it has them all); :func:`count_files` and
+fields as the other file when it has them all); :func:`count_files_steps` and
 :func:`short_rows_warning` say when the text is too short to ever match::
 
     >>> from ngram_core.readers import read_table

@@ -215,7 +215,7 @@ class AIndex:
 def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, TokenizedRows, AIndex]:
     """Tokenize A and index every window of it, with a cap no window can reach."""
     tokenizer = settings.tokenizer()
-    a = tokenize_rows(a_rows, tokenizer)
+    a = tokenize_rows(a_rows, tokenizer, by_part=True)
     windows = build_index(a, settings.n, cap=len(a.ids) + 2).table
     rows_by_tokens: dict[bytes, list[int]] = {}
     for r in range(len(a_rows)):

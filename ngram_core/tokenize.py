@@ -641,12 +641,16 @@ class TokenizedRows:
         return self.buffer[4 * self.offsets[r]:4 * self.offsets[r + 1]]
 
 
-def tokenize_rows_steps(rows, tokenizer: Tokenizer, piece_chars: int = PIECE_CHARS):
+def tokenize_rows_steps(rows, tokenizer: Tokenizer, piece_chars: int = PIECE_CHARS,
+                        by_part: bool = False):
     """Tokenize rows, yielding the characters done every few milliseconds.
 
     A generator: ``yield`` gives progress, and the return value (``yield from``
     or ``StopIteration.value``) is the :class:`TokenizedRows`. Rows longer than
     ``piece_chars`` are tokenized piece by piece (see :func:`_pieces`).
+    ``by_part``: a row read from several fields is tokenized field by field, and
+    ``part_ends`` says where each field's tokens end (the same tokens as the
+    joined text: only A's per-field figures need it).
     """
     ids = array("I")
     offsets = [0]
@@ -655,7 +659,7 @@ def tokenize_rows_steps(rows, tokenizer: Tokenizer, piece_chars: int = PIECE_CHA
     pacer = Pacer()
     for r, row in enumerate(rows):
         text = row.text
-        parts = getattr(row, "parts", ())
+        parts = getattr(row, "parts", ()) if by_part else ()
         if parts:
             first, ends = len(ids), []
             for _, start, end in parts:
@@ -686,6 +690,6 @@ def _extend_steps(ids: array, text: str, tokenizer: Tokenizer, piece_chars: int,
             yield done
 
 
-def tokenize_rows(rows, tokenizer: Tokenizer) -> TokenizedRows:
+def tokenize_rows(rows, tokenizer: Tokenizer, by_part: bool = False) -> TokenizedRows:
     """:func:`tokenize_rows_steps` run to the end."""
-    return run_steps(tokenize_rows_steps(rows, tokenizer))
+    return run_steps(tokenize_rows_steps(rows, tokenizer, by_part=by_part))

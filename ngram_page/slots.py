@@ -407,8 +407,9 @@ class Slot:
         if self.rows is None or self.rows_key != key:
             rows: list[Row] = []
             starts = []
-            id_field = (choice.id_field or "") if choice.id_chosen else None
             for f in self.files:
+                # the person's id field, else the one detected on reading (no second scan)
+                id_field = (choice.id_field or "") if choice.id_chosen else f.detected_id
                 fields = f.text_fields(choice.text_fields, self.like)
                 if not fields and f.undetected is not None:
                     raise f.undetected
