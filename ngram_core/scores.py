@@ -95,6 +95,23 @@ def join_key(value) -> str | None:
     return value_text(value)
 
 
+#: The fields of an lm-evaluation-harness samples file beside ``doc_id`` (each a field
+#: or a prefix of nested ones).
+LM_EVAL_FIELDS = ("doc", "target", "arguments", "resps", "filtered_resps")
+LM_EVAL_KEY = "doc_id"
+LM_EVAL_NOTE = ("joined by row number: in lm-evaluation-harness samples, doc_id counts file "
+                "A's rows from 0")
+
+
+def lm_eval_samples(fields: Sequence[str]) -> bool:
+    """The fields are an lm-evaluation-harness samples file's: ``doc_id`` and at least
+    two of :data:`LM_EVAL_FIELDS`."""
+    if LM_EVAL_KEY not in fields:
+        return False
+    found = {f.split(".", 1)[0] for f in fields}
+    return sum(name in found for name in LM_EVAL_FIELDS) >= 2
+
+
 def scores_from_results(a_rows: Sequence[Row], a_has_id: bool, results: Table,
                         score_field: str, key_field: str | None = None) -> ScoreColumn:
     """Scores from a results file, joined to A's rows by key.
@@ -104,9 +121,10 @@ def scores_from_results(a_rows: Sequence[Row], a_has_id: bool, results: Table,
     named like an id, as for A; ``doc_id`` in lm-evaluation-harness samples).
     A key the results give twice counts its first row; the notes say how many
     rows of A matched, how many keys were repeated and how many result rows
-    matched no row of A. Keys that match no id of A but are all row numbers
-    (lm-evaluation-harness samples: ``doc_id`` counts A's rows from 0) join by
-    0-based row number, and a note says so.
+    matched no row of A. An lm-evaluation-harness samples file
+    (:func:`lm_eval_samples`: ``doc_id`` counts A's rows from 0) joins by
+    0-based row number whatever A's ids; so do other keys that match no id of
+    A but are all row numbers. A note says so.
     """
     if score_field not in results.fields:
         raise _missing(results, score_field, "score")
@@ -130,7 +148,10 @@ def scores_from_results(a_rows: Sequence[Row], a_has_id: bool, results: Table,
         by_key[key] = parse_score(record.get(score_field))
     keys = [row.id if a_has_id else str(i) for i, row in enumerate(a_rows)]
     notes = []
-    if a_has_id and by_key and not any(key in by_key for key in keys) and \
+    if a_has_id and key_field == LM_EVAL_KEY and lm_eval_samples(results.fields):
+        keys = [str(i) for i in range(len(keys))]
+        notes.append(LM_EVAL_NOTE)
+    elif a_has_id and by_key and not any(key in by_key for key in keys) and \
             all(key.isdigit() for key in by_key):
         # lm-evaluation-harness samples: doc_id counts A's rows from 0, whatever A's ids
         keys = [str(i) for i in range(len(keys))]

@@ -162,3 +162,19 @@ def test_figures_equal_the_statistics_module(scores, data):
     assert (got is None) == (expected is None)
     if got is not None:
         assert math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-6)
+
+
+def test_lm_evaluation_harness_samples_join_by_row_number_even_beside_numeric_ids():
+    """A's ids 1..6 overlap the samples' doc_id 0..5: the samples still join by row
+    number (doc_id is A's 0-based row index), as the page does, and the scores are
+    A's own acc in the same order."""
+    from ngram_core.scores import LM_EVAL_NOTE, scores_from_results
+    a_table = read_table((FIXTURES / "report" / "lm-eval-test-numbered.jsonl").read_bytes(),
+                         "test.jsonl")
+    a_rows = [Row(i + 1, str(r["id"]), r["question"]) for i, r in enumerate(a_table.records)]
+    samples = read_table((FIXTURES / "report" / "lm-eval-samples.jsonl").read_bytes(),
+                         "samples.jsonl")
+    column = scores_from_results(a_rows, True, samples, "acc")
+    assert column.notes[:2] == [f"matched {len(a_rows):,} of {len(a_rows):,} rows of A",
+                                LM_EVAL_NOTE]
+    assert column.scores == [parse_score(r["acc"]) for r in a_table.records]
