@@ -1,11 +1,17 @@
-"""Drawing the contamination report: the published definitions (table, chart, the rows
-table's column), the dirty-share histogram, the score impact and the clean split's line.
+"""Drawing the contamination report: the published definitions (table and chart), the
+dirty-share histogram, the score impact and the clean split's line.
 
 Every figure and sentence comes from the engine (``ngram_core.contamination``,
-``ngram_core.scores``) or from :mod:`ngram_page.charts`; this module only puts
-them in the page, as text. The charts are SVG built element by element here,
-with no library: two bar charts need a few rectangles and labels, and drawing
-them from Python adds no byte to the page and no request.
+``ngram_core.scores``) or from :mod:`ngram_page.charts` and
+:mod:`ngram_page.results_file`; this module only puts them in the page, as
+text. Definitions and their parameters are shown in words
+(:func:`~ngram_page.charts.definition_label`,
+:func:`~ngram_page.charts.parameter_words`), the JSON summary's names in small
+print or a ``title``. Each cell of the definitions table carries its column's
+name in ``data-label``, so on a phone (CSS) each row reads as a card of
+labelled lines. The charts are SVG built element by element here, with no
+library: two bar charts need a few rectangles and labels, and drawing them
+from Python adds no byte to the page and no request.
 """
 
 from __future__ import annotations
@@ -14,11 +20,12 @@ from ngram_core.clean_split import CLEAN_BY
 from ngram_core.contamination import definitions_table
 from ngram_core.definitions import DESCRIPTIONS, NAMES
 from ngram_core.match import CHECKABLE
-from ngram_core.report import number
 from ngram_core.scores import impact_table
 
-from .charts import (BANDS, WIDTH, Chart, Share, band_label, definitions_chart, share_bands,
-                     share_histogram)
+from .charts import (COUNT_WORDS, MARKER_LABEL_Y, SHARE_LEFT, SHARE_RIGHT, TEXT_BELOW, WIDTH,
+                     Chart, Share, bar_label, definition_label, definition_title,
+                     definitions_chart, impact_label, parameter_words, share_bands,
+                     share_histogram, value_position)
 from .dom import create, el, fill_options, fill_table, js, set_text
 
 SVG = "http://www.w3.org/2000/svg"
@@ -38,90 +45,137 @@ def _svg(tag: str, text: str = "", class_name: str = "", **attributes):
 
 def draw_chart(svg_id: str, chart: Chart) -> None:
     """Draw a chart into an ``<svg role="img">``: its title and description (the text
-    alternative, also shown as the figure's caption), bars, values, ticks, marker."""
+    alternative, also shown as the figure's caption), bars, values, ticks, marker.
+
+    The histogram's threshold line is drawn over the bars and under their counts
+    (which have a white halo); its label sits in the strip above every count."""
     svg = el(svg_id)
     svg.replaceChildren()
     svg.setAttribute("viewBox", f"0 0 {WIDTH} {chart.height:g}")
     svg.append(_svg("title", chart.title, id=f"{svg_id}-title"))
     svg.append(_svg("desc", chart.description, id=f"{svg_id}-desc"))
     set_text(f"{svg_id}-caption", chart.description)
-    histogram = chart.marker is not None
-    for bar in chart.bars:
-        svg.append(_svg("rect", x=f"{bar.x:.1f}", y=f"{bar.y:.1f}", width=f"{bar.width:.1f}",
-                        height=f"{bar.height:.1f}", class_name="bar"))
-        if histogram:
-            svg.append(_svg("text", bar.value, x=f"{bar.x + bar.width / 2:.1f}",
-                            y=f"{bar.y - 3:.1f}", text_anchor="middle", class_name="value"))
-        else:
+    if chart.marker is None:
+        for bar in chart.bars:
+            svg.append(_svg("rect", x=f"{bar.x:.1f}", y=f"{bar.y:.1f}", width=f"{bar.width:.1f}",
+                            height=f"{bar.height:.1f}", class_name="bar"))
             middle = bar.y + bar.height / 2 + 4
             svg.append(_svg("text", bar.label, x=f"{bar.x - 6:.1f}", y=f"{middle:.1f}",
                             text_anchor="end"))
             svg.append(_svg("text", bar.value, x=f"{bar.x + bar.width + 4:.1f}",
                             y=f"{middle:.1f}", class_name="value"))
-    if histogram:
-        bottom = max(bar.y + bar.height for bar in chart.bars)
-        svg.append(_svg("line", x1=chart.bars[0].x - 1, x2=chart.bars[-1].x + chart.bars[-1].width
-                        + 1, y1=f"{bottom:.1f}", y2=f"{bottom:.1f}", class_name="axis"))
-        for x, label in chart.ticks:
-            svg.append(_svg("text", label, x=f"{x:.1f}", y=f"{bottom + 14:.1f}",
-                            text_anchor="middle"))
-        svg.append(_svg("text", "dirty-token share, percent", x=f"{WIDTH / 2:.0f}",
-                        y=f"{bottom + 28:.1f}", text_anchor="middle"))
-        svg.append(_svg("line", x1=f"{chart.marker:.1f}", x2=f"{chart.marker:.1f}", y1="14",
-                        y2=f"{bottom:.1f}", class_name="marker"))
-        anchor = "end" if chart.marker > WIDTH / 2 else "start"
-        shift = -4 if anchor == "end" else 4
-        svg.append(_svg("text", chart.marker_label, x=f"{chart.marker + shift:.1f}", y="12",
-                        text_anchor=anchor, class_name="marker-label"))
+        return
+    bottom = max(bar.y + bar.height for bar in chart.bars)
+    for bar in chart.bars:
+        svg.append(_svg("rect", x=f"{bar.x:.1f}", y=f"{bar.y:.1f}", width=f"{bar.width:.1f}",
+                        height=f"{bar.height:.1f}", class_name="bar"))
+    for left, right in ((chart.bars[0].x - 1, chart.bars[0].x + chart.bars[0].width + 1),
+                        (chart.bars[1].x - 1, chart.bars[-1].x + chart.bars[-1].width + 1)):
+        svg.append(_svg("line", x1=f"{left:.1f}", x2=f"{right:.1f}", y1=f"{bottom:.1f}",
+                        y2=f"{bottom:.1f}", class_name="axis"))
+    for x, label in chart.ticks:
+        svg.append(_svg("text", label, x=f"{x:.1f}", y=f"{bottom + 14:.1f}",
+                        text_anchor="middle", class_name="tick"))
+    svg.append(_svg("text", "dirty-token share, percent", x=f"{(SHARE_LEFT + SHARE_RIGHT) / 2:.0f}",
+                    y=f"{bottom + 28:.1f}", text_anchor="middle"))
+    svg.append(_svg("line", x1=f"{chart.marker:.1f}", x2=f"{chart.marker:.1f}",
+                    y1=f"{MARKER_LABEL_Y + TEXT_BELOW + 1}", y2=f"{bottom:.1f}",
+                    class_name="marker"))
+    for bar in chart.bars:
+        x, y = value_position(bar)
+        svg.append(_svg("text", bar.value, x=f"{x:.1f}", y=f"{y:.1f}", text_anchor="middle",
+                        class_name="value"))
+    anchor = "end" if chart.marker > WIDTH / 2 else "start"
+    shift = -4 if anchor == "end" else 4
+    svg.append(_svg("text", chart.marker_label, x=f"{chart.marker + shift:.1f}",
+                    y=f"{MARKER_LABEL_Y}", text_anchor=anchor, class_name="marker-label"))
 
 
 def histogram(result) -> None:
-    """The dirty-token share of the checkable rows, in ten bands, with the threshold."""
+    """The checkable rows with no match, then the others in ten bands of dirty-token
+    share, with the threshold; the numbers table holds the same rows."""
     checkable = [(m.dirty, m.tokens) for m in result.matches if m.status == CHECKABLE]
     counts = share_bands(checkable)
     el("histogram-box").hidden = not checkable
     if not checkable:
         return
-    zero = sum(1 for dirty, _ in checkable if not dirty)
-    draw_chart("histogram", share_histogram(counts, result.settings.threshold, zero))
-    fill_table("histogram-table", [(band_label(b), f"{counts[b]:,}") for b in range(BANDS)])
+    draw_chart("histogram", share_histogram(counts, result.settings.threshold,
+                                            result.settings.n))
+    fill_table("histogram-table", [(bar_label(b), f"{c:,}") for b, c in enumerate(counts)])
+
+
+def _labelled_row(body, labels: list[str]):
+    """A new row of ``body``; its cells get ``data-label`` from ``labels`` (the phone's
+    cards show it before each cell)."""
+    row = body.insertRow()
+    cells = []
+    for label in labels:
+        cell = row.insertCell()
+        cell.dataset.label = label
+        cells.append(cell)
+    return cells
+
+
+def _column_names(table_id: str) -> list[str]:
+    head = el(table_id).tHead.rows.item(0).cells
+    return [" ".join(str(head.item(i).textContent).split()) for i in range(head.length)]
 
 
 def definitions(result) -> None:
-    """The published definitions' table and chart, and the rows table's column."""
+    """The published definitions' table and chart (the row explorer fills its own column).
+
+    Figures are the command's (``definitions_table``); the name, what it counts and
+    its parameters are in words, the JSON's names in small print and tooltips."""
     d = result.definitions
-    fill_table("definitions-table", definitions_table(d), numeric_from=3)
+    body = el("definitions-table").tBodies.item(0)
+    body.replaceChildren()
+    labels = _column_names("definitions-table")
+    for x, line in zip(d, definitions_table(d)):
+        name_cell, counts_cell, parameters_cell, *figures = _labelled_row(body, labels)
+        name_cell.append(create("span", definition_label(x.name), "definition"))
+        name_cell.append(js.document.createTextNode(" "))
+        small = create("small", f"JSON: {x.name}", "json-name")
+        small.title = f"The name the JSON summary and --clean-by use: {x.name}"
+        name_cell.append(small)
+        counts_cell.textContent = COUNT_WORDS.get(x.name, line[1])
+        items = create("ul", "", "params")
+        for words, code in parameter_words(x.name, x.parameters):
+            item = create("li", words)
+            item.title = code
+            items.append(item)
+        parameters_cell.append(items)
+        for cell, text in zip(figures, line[3:]):
+            cell.textContent = text
+            cell.className = "num"
     s = result.summary
-    main = Share(f"this check (n = {s.n}, ≥ {number(s.threshold)}%)", s.flagged, s.checkable)
-    shares = [main, *(Share(DESCRIPTIONS[x.name].title, x.dirty_count, x.considered_count)
+    main = Share(f"{definition_title('main')} (n = {s.n})", s.flagged, s.checkable)
+    shares = [main, *(Share(definition_title(x.name), x.dirty_count, x.considered_count)
                       for x in d)]
     draw_chart("definitions-chart", definitions_chart(shares))
-    body = el("rows-table").tBodies.item(0)
-    for i in range(body.rows.length):
-        row = body.rows.item(i)
-        match = result.ordered[int(row.dataset.index)]
-        cell = row.insertCell()
-        cell.className = "defs"
-        cell.textContent = ", ".join(d.dirty_names(match.row)) or "none"
     el("definitions-box").hidden = False
 
 
 def describe_definitions() -> None:
     """What each definition counts and where it departs from its paper, and the clean
-    split's choice of rule (once, at start)."""
-    labels = ["the check above: flagged rows, duplicates and contained rows",
-              *(f"{DESCRIPTIONS[name].title} ({name})" + (", its dirty subset"
-                                                          if name == "llama2" else "")
+    split's choice of rule (once, at start), in words; each option's ``title`` is the
+    name ``--clean-by`` takes."""
+    labels = [f"{definition_title('main')}: flagged rows, duplicates and contained rows",
+              *(definition_label(name) + (", its dirty subset" if name == "llama2" else "")
                 for name in NAMES)]
-    fill_options(el("clean-by"), list(CLEAN_BY), labels, ["main"])
+    select = el("clean-by")
+    fill_options(select, list(CLEAN_BY), labels, ["main"])
+    for i in range(select.options.length):
+        option = select.options.item(i)
+        option.title = f"--clean-by {option.value}"
     items = el("definitions-about")
     items.replaceChildren()
     for name in NAMES:
         about = DESCRIPTIONS[name]
         item = create("li")
-        item.append(create("strong", f"{about.title} ({name}). "))
+        item.append(create("strong", f"{definition_label(name)}. "))
         item.append(js.document.createTextNode(
-            f"{about.source}. Counts {about.counts}. {about.rule} Departs: {about.departs}"))
+            f"{about.source}. Counts {about.counts}. {about.rule} Departs: {about.departs} "))
+        item.append(create("small", f"JSON: {name}", "json-name"))
         items.append(item)
 
 
@@ -131,22 +185,35 @@ def clear_definitions() -> None:
     el("definitions-table").tBodies.item(0).replaceChildren()
 
 
-def impact(figures: dict | None, source: str, notes: list[str]) -> None:
-    """The score impact table (None: no scores chosen), the source and the notes."""
+def impact(figures: dict | None, before: str, empty: str) -> None:
+    """The score impact: ``before`` (where the scores come from, the rows matched) and,
+    with ``figures``, the table and the rows without a score; without, ``empty`` says
+    why and what to choose (no table). All "" and None: no scores chosen."""
+    set_text("score-join", " ".join(part for part in (before, empty) if part))
     box = el("impact-box")
     box.hidden = figures is None
+    body = el("impact-table").tBodies.item(0)
+    body.replaceChildren()
     if figures is None:
+        set_text("impact-notes", "")
         return
-    fill_table("impact-table", impact_table(figures))
-    without = figures["rows_without_score"]
-    said = [f"Scores: {source}. {figures['rows_with_score']:,} rows of file A have a score"
-            + (f"; {without:,} have none and are left out of every figure." if without
-               else ".")]
-    said += [f"{note[0].upper()}{note[1:]}." for note in notes]
-    set_text("impact-notes", " ".join(said))
+    labels = _column_names("impact-table")
+    for line in impact_table(figures):
+        cells = _labelled_row(body, labels)
+        words, name = impact_label(line[0])
+        cells[0].textContent = words
+        cells[0].title = f"scores.{name} in the JSON summary"
+        for cell, text in zip(cells[1:], line[1:]):
+            cell.textContent = text
+            cell.className = "num"
+    scored, without = figures["rows_with_score"], figures["rows_without_score"]
+    set_text("impact-notes", f"{scored:,} {'row' if scored == 1 else 'rows'} of file A "
+             f"{'has' if scored == 1 else 'have'} a score"
+             + (f"; {without:,} {'has' if without == 1 else 'have'} none and "
+                f"{'is' if without == 1 else 'are'} left out of every figure." if without
+                else "."))
 
 
 def split_line(kept: int, dropped: int, clean_by: str) -> None:
-    rule = "the check above" if clean_by == "main" else DESCRIPTIONS[clean_by].title
-    set_text("split-line", f"By {rule}: the clean test set keeps {kept:,} rows; "
-                           f"{dropped:,} rows go to the contaminated file.")
+    set_text("split-line", f"By {definition_title(clean_by)}: the clean test set keeps "
+                           f"{kept:,} rows; {dropped:,} rows go to the contaminated file.")

@@ -15,12 +15,12 @@ from typing import NamedTuple
 from ngram_core import InputError
 from ngram_core.clean_split import split_names
 from ngram_core.contamination import (clean_split_steps, definitions_steps_for, drop_rows,
-                                      score_column, score_report)
+                                      score_report)
 
 from . import report_view
 from .dom import el, mark, set_text
 from .download import save_bytes
-from .results_file import ResultsFile, describe_source
+from .results_file import ResultsFile, score_view
 from .runner import collection_paused
 from .slots import MAX_BYTES, LoadedFile, picked_files, read_file
 from .text import several_names
@@ -51,10 +51,11 @@ class Reporting:
         self.shown: Shown | None = None
         self.scored = 0
 
-    async def compute(self, result, shown: Shown, run: int) -> None:
+    async def compute(self, result, shown: Shown, run: int, definitions_ready=None) -> None:
         """After a result is drawn: the share histogram at once, then the published
-        definitions (computed in short steps: the result is already shown), the
-        score impact and the clean split. ``data-reported`` then holds ``run``."""
+        definitions (computed in short steps: the result is already shown; then
+        ``definitions_ready(definitions)``, for the row explorer), the score impact
+        and the clean split. ``data-reported`` then holds ``run``."""
         self.result, self.shown = result, shown
         started = self.runner.restart()
         report_view.histogram(result)
@@ -68,6 +69,8 @@ class Reporting:
             el("report-work").hidden = True
         await self.runner.breathe("definitions computed")
         report_view.definitions(result)          # each part is a pass over every row:
+        if definitions_ready is not None:
+            definitions_ready(result.definitions)
         await self.runner.breathe("definitions drawn")   # the browser gets a turn between
         self.results.offer_a_fields(self.shown.a_file.table.fields)
         self.show_scores()
@@ -81,23 +84,25 @@ class Reporting:
         mark("reported", str(run))
 
     def show_scores(self) -> None:
-        """The score impact of the result shown, from the score controls; a score that
-        cannot be read is said beside them and the last table stays."""
+        """The score impact of the result shown, from the score controls: first how the
+        scores were found (rows matched), then the table, or, when no row matched or
+        none has a score, why and what to choose instead. A score field that is
+        missing is said beside the controls and the last table stays."""
         result, shown = self.result, self.shown
         if result is None or result.definitions is None:
             return                       # the report draws them when it is done
         source = self.results.source()
         set_text("score-error", "")
         if not source.wanted:
-            report_view.impact(None, "", [])
+            report_view.impact(None, "", "")
         else:
             try:
-                column = score_column(result, shown.a_file.table, shown.a_id_field, source)
+                view = score_view(result, shown.a_file.table, shown.a_id_field, source)
             except InputError as e:
                 set_text("score-error", f"{e}.")
                 return
-            report_view.impact(score_report(result, column), describe_source(source),
-                               column.notes)
+            figures = score_report(result, view.column) if view.column is not None else None
+            report_view.impact(figures, view.before, view.empty)
         self.scored += 1
         mark("scored", str(self.scored))
 

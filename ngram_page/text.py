@@ -78,9 +78,13 @@ def field_label(name: str, tokens: float, sample: str, kind: str = "text",
     """A text field's option: its name, tokens per row, what it holds, a short sample.
 
     ``field_label("url", 4, "https://a.org/1", "url")`` ->
-    ``'url — 4 tokens/row, URLs — "https://a.org/1"'``.
+    ``'url — 4 tokens/row, URLs — "https://a.org/1"'``; one token a row is singular:
+
+        >>> field_label("label", 1, "0", "number")
+        'label — 1 token/row, numbers — "0"'
     """
-    what = [f"{per_row(tokens)} tokens/row"]
+    count = per_row(tokens)
+    what = [f"{count} {'token' if count == '1' else 'tokens'}/row"]
     if kind in KIND_WORDS:
         what.append(KIND_WORDS[kind])
     if listed:
@@ -244,3 +248,23 @@ def timing_line(check: float, draw: float, held: float, where: str) -> str:
     """The body's ``data-timing`` marker the browser benchmark reads (seconds in)."""
     return (f"check {check:.3f} s, draw {draw:.3f} s, longest Python step "
             f"{held * 1000:.0f} ms ({where})")
+
+
+def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None) -> str:
+    """The folded matching settings in one line::
+
+        >>> more_settings_line("loose", ("L1", "L3", "L4"), 8, None)
+        'loose matching, L1, L3 and L4; short rows of 8 tokens or more looked for whole; no n-gram ignored'
+        >>> more_settings_line("strict", (), 0, 10)
+        'strict matching; short rows not looked for; n-grams in more than 10 training rows ignored'
+    """
+    how = f"{mode} matching"
+    if mode == "loose":
+        names = list(layers)
+        how += ", " + (" and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1
+                                    else names) if names else "no normalization layer")
+    short = (f"short rows of {short_min} tokens or more looked for whole" if short_min
+             else "short rows not looked for")
+    ignored = (f"n-grams in more than {max_b_rows:,} training rows ignored"
+               if max_b_rows is not None else "no n-gram ignored")
+    return f"{how}; {short}; {ignored}"
