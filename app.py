@@ -55,8 +55,19 @@ def wire(page):
     on("n-8", "click", preset)
     on("n-13", "click", preset)
     on("cancel", "click", lambda event: page.cancel())
-    on("rows-table", "click", page.row_clicked)
-    on("short-lists", "click", page.short_clicked)
+    explorer = page.explorer
+    on("rows-table", "click", explorer.clicked)
+    on("rows-table", "keydown", explorer.keydown)
+    on(el("rows-table").tHead, "click", explorer.header_clicked)
+    for control in ("rows-show", "rows-sort"):
+        on(control, "change", lambda event: explorer.controls_changed())
+    on("rows-search", "input", lambda event: explorer.controls_changed())
+    on("rows-prev", "click", lambda event: explorer.turn_page(-1))
+    on("rows-next", "click", lambda event: explorer.turn_page(1))
+    on("panes-back", "click", lambda event: page.panes_closed())
+    on("panes", "keydown", lambda event: str(event.key) == "Escape" and page.panes_closed())
+    on("copy-link", "click", lambda event: page.copy_link())
+    on("copy-command", "click", lambda event: page.copy_command())
     on("download-csv", "click", lambda event: page.download("checkable"))
     on("download-rows-csv", "click", lambda event: page.download("rows"))
     report = page.report
@@ -76,6 +87,7 @@ async def start():
     picked meanwhile: then the example is not loaded at all)."""
     page = Page()
     page.open_link()
+    page.verdict.watch()
     report_view.describe_definitions()
     examples = {}
     for key, request in EXAMPLE_REQUESTS.items():

@@ -245,6 +245,36 @@ def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str
     return f"{line} {read}" if read else line
 
 
+def brief(s: Summary) -> str:
+    """The figure's sentence in a few words, for the page's result bar::
+
+        >>> s = Summary(4, 3, 2, 1, 0, 0, 0, 80, 25, 0, 3, 13, "loose", "L1", 0.0, "re", "15")
+        >>> brief(s)
+        '2 of 3 checkable rows flagged'
+    """
+    return f"{s.flagged:,} of {s.checkable:,} checkable {'row' if s.checkable == 1 else 'rows'} " \
+           "flagged"
+
+
+def reading_brief(a_name: str, b_name: str, s: Summary) -> str:
+    """What the result read and how, in one line: each file with its text fields,
+    then n, the flag rule and the matching mode::
+
+        >>> s = Summary(4, 3, 2, 1, 0, 0, 0, 80, 25, 0, 3, 13, "loose", "L1", 0.0, "re", "15",
+        ...             a_fields=["context", "question"], b_fields=["text"])
+        >>> reading_brief("test.json", "train.jsonl", s)
+        'A: test.json (context + question) · B: train.jsonl (text) · n = 13 · flag at any shared window · loose matching'
+    """
+    def named(role: str, name: str, fields: list[str]) -> str:
+        label = fields_label(fields)
+        return f"{role}: {name}" + (f" ({label})" if label else "")
+
+    rule = ("flag at any shared window" if not s.threshold
+            else f"flag at a dirty share of {number(s.threshold)}% or more")
+    return " · ".join((named("A", a_name, s.a_fields), named("B", b_name, s.b_fields),
+                           f"n = {s.n}", rule, f"{s.mode} matching"))
+
+
 def fields_read(s: Summary) -> str:
     """The sentence naming the text fields read from each file::
 

@@ -7,7 +7,12 @@
 - :mod:`~ngram_page.controls`  the settings controls: read, set from a link, bounds from the engine
 - :mod:`~ngram_page.slots`     a file slot: what was read, which fields are chosen, its rows
 - :mod:`~ngram_page.runner`    debounce, cancel, driving step generators, the timing
-- :mod:`~ngram_page.draw`      a result on the page: summary, tables, duplicates, panes
+- :mod:`~ngram_page.verdict`   the verdict first: the figure, its sentences, the bar that keeps
+  them in view, the check's progress, "Copy link" and the command line
+- :mod:`~ngram_page.counts`    what the run counted: the counts, each field's figures, ignored n-grams
+- :mod:`~ngram_page.explorer`  the row explorer: every row, shown by kind, searched, sorted,
+  paged, one grid for the keyboard
+- :mod:`~ngram_page.panes`     the two panes of the selected row, with its figures
 - :mod:`~ngram_page.charts`    the report's two charts as plain data, with their words (pure)
 - :mod:`~ngram_page.report_view` the contamination report on the page: definitions, charts,
   score impact, the clean split's line

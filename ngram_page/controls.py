@@ -17,6 +17,7 @@ from ngram_core.settings import SHORT_MIN_DEFAULT
 from ngram_core.tokenize import DEFAULT_LAYERS, LAYERS
 
 from .dom import el, set_text
+from .text import more_settings_line
 from .urlstate import LinkControls
 
 THRESHOLD_MIN, THRESHOLD_MAX = 0, 100
@@ -82,16 +83,20 @@ def read_settings() -> Read | None:
     if filtering:
         max_b_rows = read_number("max-b-rows", int, 1, MAX_B_ROWS_MAX, MAX_B_ROWS_RULE)
         if max_b_rows is None:
+            el("more-settings").open = True      # the message is inside the fold
             return None
     else:
         set_text("max-b-rows-error", "")
     mode = "strict" if el("mode-strict").checked else "loose"
     el("layers").disabled = mode == "strict"
     layers = tuple(layer for layer in LAYERS if el(f"layer-{layer}").checked)
+    if short_min is None:
+        el("more-settings").open = True
     if n is None or threshold is None or short_min is None:
         return None
     settings = Settings(n=n, mode=mode, layers=layers, threshold=threshold,
                         short_min=short_min, max_b_rows=max_b_rows)
+    set_text("more-settings-line", more_settings_line(mode, layers, short_min, max_b_rows))
     return Read(settings, str(el("threshold").value).strip())
 
 

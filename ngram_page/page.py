@@ -20,14 +20,19 @@ import time
 
 from ngram_core import CheckCache, InputError, check_steps
 
-from . import controls, draw
-from .dom import bring_into_view, el, found, js, mark, set_text, wasm_bytes
+from ngram_core.argv import command_line
+from ngram_core.match import CHECKABLE
+
+from . import controls, counts, panes
+from .dom import bring_into_view, el, js, mark, set_text, wasm_bytes
 from .download import save_csv
+from .explorer import Explorer
 from .reporting import Reporting, Shown
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
 from .text import several_a
 from .urlstate import asked_choice, build_query, link_controls, parse_query
+from .verdict import Verdict, copy_text, show_progress
 
 OTHER = {"a": "b", "b": "a"}
 
@@ -42,8 +47,9 @@ class Page:
         self.result = None           # the last valid CheckResult
         self.shown: Shown | None = None
         self.cache = CheckCache()    # tokens and index kept between checks
-        self.selected = None         # ("row" | "duplicate" | "contained", index), or None
-        self.short = ([], [])        # the listed short duplicates and contained rows
+        self.selected = None         # the explorer's position of the row shown, or None
+        self.verdict = Verdict()
+        self.explorer = Explorer(self.row_focused)
         self.runs = 0
         self.loads = 0
         query = parse_query(str(js.window.location.search))
@@ -57,7 +63,7 @@ class Page:
         controls.apply_link(self.link)
 
     def stale(self, on: bool) -> None:
-        el("stale").hidden = not (on and self.result is not None)
+        self.verdict.stale(on)
 
     def loaded(self) -> None:
         """A slot finished reading (or refusing) files: the tests wait on this."""
@@ -173,8 +179,7 @@ class Page:
     async def run(self, read) -> None:
         runner, settings = self.runner, read.settings
         started = runner.restart()
-        work = el("work")
-        work.hidden = False
+        self.verdict.working(True)
         mark("busy", "1")
         a, b = self.slots["a"], self.slots["b"]
         try:
@@ -206,7 +211,7 @@ class Page:
             mark("busy", "0")
             raise
         finally:
-            work.hidden = True
+            self.verdict.working(False)
         await runner.turn("checked")
         self.result = result
         choice = a.choice
@@ -214,6 +219,8 @@ class Page:
                            a.files[0], (choice.id_field or "") if choice.id_chosen else None)
         self.stale(False)
         self.write_link(read)
+        self.verdict.command(command_line(a.names[0], b.names, settings, read.threshold_text,
+                                          a.command_choice(), b.command_choice()))
         await runner.turn("url")
         for slot, tokenized, slot_rows in ((a, result.a, a_rows), (b, result.b, b_rows)):
             if slot.rows is slot_rows:
@@ -226,7 +233,8 @@ class Page:
             done = time.perf_counter()
             await runner.breathe("drawing")
             runner.report(started, computed, done)
-            await self.report.compute(result, self.shown, self.runs)
+            await self.report.compute(result, self.shown, self.runs,
+                                      self.explorer.definitions_ready)
         finally:
             mark("busy", "0")
 
@@ -244,75 +252,76 @@ class Page:
     async def draw_result(self) -> None:
         result, runner = self.result, self.runner
         mark("selected", "none")
-        await draw.summary(result, self.shown.names, self.shown.example, runner)
-        draw.unchecked_text(result, [(key.upper(), slot.chosen_text_fields(), slot.other_text())
-                                     for key, slot in self.slots.items()])
+        self.verdict.show(result, self.shown.names, self.shown.example)
+        self.verdict.unchecked_text(result, [(key.upper(), slot.chosen_text_fields(),
+                                              slot.other_text())
+                                             for key, slot in self.slots.items()])
+        await runner.turn("figures")
+        counts.show(result)
         await runner.breathe("summary")
-        await draw.rows(result, runner)
-        self.short = draw.short_rows(result)
-        await draw.short_lists(result, runner, *self.short)
+        self.explorer.show(result)
         for button in ("download-csv", "download-rows-csv"):
             el(button).disabled = False
-        await self.select(("row", 0) if result.ordered else None)
+        await self.select(0 if self.explorer.rows else None)
         await runner.breathe("panes")
         self.runs += 1
         mark("runs", str(self.runs))
         mark("wasmBytes", str(wasm_bytes()))
 
-    async def select(self, selection, by_person: bool = False) -> None:
-        """Show a row (of the table, or of a short-row list) in the two panes, marked;
-        when the person chose it, bring the panes into view."""
-        self.selected = selection
-        result = self.result
-        kind, index = selection if selection is not None else (None, None)
-        draw.selected_row(index if kind == "row" else None)
-        draw.selected_short(kind if kind != "row" else None, index)
-        names = self.shown.names
-        if selection is None:
-            draw.panes(result, names, None, None)
-        elif kind == "row":
-            match = result.ordered[index]
+    def row_focused(self, position: int, by_person: bool) -> None:
+        """The explorer's focus moved to a row: show it (and open the panes when asked)."""
+        if self.result is not None:
+            spawn(self.select(position, by_person))
+
+    async def select(self, position, by_person: bool = False) -> None:
+        """Show the explorer's row ``position`` in the two panes, marked; when the
+        person opened it, bring the panes into view (over the page on a phone)."""
+        self.selected = position
+        result, names = self.result, self.shown.names
+        if position is None:
+            panes.panes(result, names, None, None)
+            mark("selected", "")
+            return
+        match = result.matches[self.explorer.rows[position]]
+        if match.status == CHECKABLE:
             ranges = await self.runner.drive(result.highlight_steps(match))
-            if self.selected != selection or self.result is not result:
+            if self.selected != position or self.result is not result:
                 return                   # another row or run came meanwhile
-            draw.panes(result, names, match, ranges)
-        else:
-            match = self.short[0 if kind == "duplicate" else 1][index]
+            panes.panes(result, names, match, ranges)
+        elif match.duplicate_of is not None or match.contained_in is not None:
             tokenizer = result.tokenizer
             a_spans = await self.runner.drive(tokenizer.spans_steps(result.a_rows[match.row].text))
             a_range = (a_spans[0][0], a_spans[-1][1])
-            if kind == "duplicate":
+            if match.duplicate_of is not None:
                 b_row = match.duplicate_of
                 b_spans = await self.runner.drive(tokenizer.spans_steps(result.b_rows[b_row].text))
                 b_range = (b_spans[0][0], b_spans[-1][1])
             else:
                 b_row, b_range = match.contained_in, match.contained_chars
-            if self.selected != selection or self.result is not result:
+            if self.selected != position or self.result is not result:
                 return
-            draw.short_panes(result, names, match, b_row, a_range, b_range)
+            panes.short_panes(result, names, match, b_row, a_range, b_range)
+        else:
+            panes.panes(result, names, match, ([], []))
         if by_person:
-            bring_into_view("panes")
-        mark("selected", "" if selection is None else
-             str(index) if kind == "row" else f"{kind}-{index}")
+            if panes.narrow():
+                panes.open_over_page()
+            else:
+                bring_into_view("panes")
+        mark("selected", str(position))
 
-    def row_clicked(self, event) -> None:
-        """A click anywhere on a row of the table selects it."""
-        row = event.target.closest("tr[data-index]")
-        if found(row) and self.result is not None:
-            spawn(self.select(("row", int(row.dataset.index)), by_person=True))
-
-    def short_clicked(self, event) -> None:
-        button = event.target.closest("button[data-kind]")
-        if found(button) and self.result is not None:
-            spawn(self.select((str(button.dataset.kind), int(button.dataset.index)),
-                              by_person=True))
+    def panes_closed(self) -> None:
+        """Back from the panes opened over the page: to the row they show."""
+        if panes.close():
+            self.explorer.focus_selected()
 
     def download(self, kind: str) -> None:
         if self.result is not None:
             shown = self.shown
             save_csv(self.result, kind, shown.a_name, shown.b_names, shown.threshold_text)
 
+    def copy_link(self) -> None:
+        spawn(copy_text(str(js.window.location.href), "Link"))
 
-def show_progress(progress) -> None:
-    el("progress").value = progress.fraction
-    set_text("stage", f"Working: {progress.stage} ({progress.fraction:.0%})")
+    def copy_command(self) -> None:
+        spawn(copy_text(str(el("command-line").textContent), "Command line"))

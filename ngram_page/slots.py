@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ngram_core import InputError
+from ngram_core.argv import CommandChoice
 from ngram_core.delimited import DELIMITERS
 from ngram_core.export import RowFiles
 from ngram_core.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
@@ -29,7 +30,7 @@ from .text import (array_label, field_label, fields_summary, file_line, format_l
 from .urlstate import FieldChoice, applicable
 
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
-FOLD_FIELDS = 500              # more fields than this: the field lists start folded
+FOLD_FIELDS = 500              # more fields than this: the heading counts them
 LIST_FIELDS = 1000             # at most this many fields (and the chosen ones) are listed
 DELIMITED = ("csv", "tsv")
 #: The controls of how a slot's files are read (ids ``a-records``, ``b-header``...).
@@ -159,6 +160,14 @@ class Slot:
         if self.choice.id_chosen:
             return self.choice.id_field or ""
         return self.files[0].detected_id if self.files else ""
+
+    def command_choice(self) -> CommandChoice:
+        """What the person chose for this slot, as the command line writes it (what
+        was detected is left to the command, which detects the same)."""
+        choice, read = self.choice, self.read
+        return CommandChoice(tuple(choice.text_fields) if choice.text_fields else None,
+                             (choice.id_field or "") if choice.id_chosen else None,
+                             read.records, read.delimiter, read.header, read.text_rows)
 
     def link_choice(self) -> FieldChoice:
         """What a shared link records of this slot's fields: while the worked example
@@ -353,7 +362,6 @@ class Slot:
         10,000 columns: at most LIST_FIELDS are listed, plus any chosen)."""
         key = self.key
         text_select, id_select = el(f"{key}-text-field"), el(f"{key}-id-field")
-        el(f"{key}-fields-box").open = False           # no layout while it fills
         chosen_text, chosen_id = self.chosen_text_fields(), self.chosen_id_field()
         fields = self.fields()
         listed = fields[:LIST_FIELDS]
@@ -375,7 +383,6 @@ class Slot:
         for select in (text_select, id_select):
             select.disabled = False
         count = len(fields)
-        el(f"{key}-fields-box").open = count <= FOLD_FIELDS
         set_text(f"{key}-fields-summary", fields_summary(count, len(listed), FOLD_FIELDS,
                                                          LIST_FIELDS))
 

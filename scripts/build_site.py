@@ -35,7 +35,8 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 #: The engine modules the tab needs, and only those.
 ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "delimited", "json_rows",
                   "fields", "tokenize", "index", "match", "settings", "report", "export",
-                  "result", "check", "definitions", "scores", "clean_split", "contamination")
+                  "result", "check", "definitions", "scores", "clean_split", "contamination", "explore",
+                  "argv")
 #: Engine modules for the command line only; shipping or importing one in the tab is an error.
 COMMAND_ONLY = ("__main__", "cli", "distributed", "files", "stream", "window_filter",
                 "window_filter_plain")

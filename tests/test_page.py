@@ -50,7 +50,7 @@ def test_selected_row_highlights_only_what_its_best_b_row_supplied(page):
     assert page.locator("#pane-b-text mark").all_inner_texts() == [
         "in 1969 the Apollo 11 mission landed the first humans on the Moon"]
     # select the second row with the keyboard
-    page.focus("#rows-table tbody tr:nth-child(2) button")
+    page.focus("#rows-table tbody tr:nth-child(2) td:first-child")
     page.keyboard.press("Enter")
     page.wait_for_selector('body[data-selected="1"]', state="attached")
     assert page.inner_text("#pane-a-title") == "test-set.json, row a2 (question)"
@@ -58,7 +58,7 @@ def test_selected_row_highlights_only_what_its_best_b_row_supplied(page):
     assert page.locator("#pane-a-text mark").all_inner_texts() == [
         "energy from sunlight splits water and the plant stores that energy as sugar"]
     assert page.get_attribute("#rows-table tbody tr:nth-child(2)", "aria-selected") == "true"
-    page.click("#rows-table tbody tr:nth-child(3) button")
+    page.click("#rows-table tbody tr:nth-child(3) td:first-child")
     page.wait_for_selector('body[data-selected="2"]', state="attached")
     assert page.locator("#pane-a-text mark").count() == 0
     assert "no row shares a 13-token sequence" in page.inner_text("#pane-b-title")
@@ -76,6 +76,7 @@ def test_controls_recompute(page):
     wait_for_run(page, before)
     assert page.inner_text("#headline").startswith("1 of 4 checkable rows have at least 50 percent")
     before = runs(page)
+    page.click("#more-settings > summary")         # the folded matching settings
     page.check("#mode-strict")
     wait_for_run(page, before)
     assert page.is_disabled("#layer-L1")
@@ -148,7 +149,7 @@ def test_over_the_bound_is_refused_and_the_last_result_kept(page):
     assert "2.00 MB" not in message              # not "2.00 MB ... at most 2 MB"
     assert page.is_visible("#stale")
     assert page.inner_text("#stale") == ("Showing your last valid result. Update the inputs "
-                                         "above to recompute.")
+                                         "below to recompute.")
     assert page.inner_text("#flagged-figure") == "66.7%"
     assert page.inner_text("#b-name") == "training-corpus.json"
 
@@ -181,7 +182,7 @@ def test_hostile_text_renders_as_text(page):
     assert page.inner_text("#settings-line").startswith("<img src=x onerror=alert(1)>.jsonl")
     assert page.inner_text("#pane-a-title") .startswith("<img src=x onerror=alert(1)>.jsonl")
     assert "${window.__pwned=1}" in page.inner_text("#pane-a-text")
-    page.click("#rows-table tbody tr:nth-child(2) button")
+    page.click("#rows-table tbody tr:nth-child(2) td:first-child")
     page.wait_for_selector('body[data-selected="1"]', state="attached")
     assert "row <img src=x onerror=alert(1)> (" in page.inner_text("#pane-a-title")
     assert "<script>window.__pwned = 1</script>" in page.inner_text("#pane-a-text")
@@ -192,7 +193,7 @@ def test_hostile_text_inside_a_highlighted_span_stays_text(page):
     load_pair(page, FIXTURES / "hostile.jsonl", FIXTURES / "hostile-b.jsonl")
     ids = [r[0] for r in table_rows(page)]
     index = ids.index("in-the-span")
-    page.click(f"#rows-table tbody tr:nth-child({index + 1}) button")
+    page.click(f"#rows-table tbody tr:nth-child({index + 1}) td:first-child")
     page.wait_for_selector(f'body[data-selected="{index}"]', state="attached")
     marks = page.locator("#pane-a-text mark").all_inner_texts()
     assert any("<img src=x onerror=window.__pwned=1>" in m for m in marks)
@@ -249,11 +250,13 @@ def test_accessible_labels_contrast_and_narrow_screens(page):
     }""")
     assert ring >= 3, ring
     # the table and the panes work from the keyboard alone
-    page.focus("#rows-table tbody tr:nth-child(2) button")
+    page.focus("#rows-table tbody tr:nth-child(2) td:first-child")
     page.keyboard.press("Space")
     page.wait_for_selector('body[data-selected="1"]', state="attached")
+    # on the phone the panes opened over the page, the way back first, then the panes
+    assert page.evaluate("document.activeElement.id") == "panes-back"
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.tagName") == "BUTTON"
+    assert page.evaluate("document.activeElement.id") == "pane-a"
     assert page.get_attribute("#pane-a", "tabindex") == "0"
 
 

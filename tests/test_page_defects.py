@@ -160,7 +160,7 @@ def test_long_ids_on_a_narrow_screen(page):
     load_pair(page, ("long-ids.jsonl", jsonl(rows)), EXAMPLE_B)
     page.set_viewport_size({"width": 375, "height": 800})
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    button = page.locator(f"#rows-table tbody button[title='{ids[0]}']")
+    button = page.locator(f"#rows-table tbody span.id[title='{ids[0]}']")
     assert button.get_attribute("title") == ids[0]          # the whole id, on hover
     line = float(button.evaluate("b => parseFloat(getComputedStyle(b).lineHeight)"))
     assert button.bounding_box()["height"] < 1.6 * line      # one line, not a char a line
@@ -199,7 +199,7 @@ def test_small_things(page):
     wait_for_run(page, before)
     direction = "e => getComputedStyle(e).direction"
     assert page.eval_on_selector("#pane-a-text", direction) == "rtl"
-    assert page.eval_on_selector("#rows-table tbody button", direction) == "rtl"
+    assert page.eval_on_selector("#rows-table tbody span.id", direction) == "rtl"
     assert page.eval_on_selector("#pane-b-text", direction) == "ltr"
     # UTF-16 without a byte-order mark is named as such
     before = loads(page)
@@ -208,7 +208,7 @@ def test_small_things(page):
     wait_for_loads(page, before)
     assert "looks like UTF-16 text without a byte-order mark" in page.inner_text("#a-error")
     # only the summary is announced, not the whole result
-    assert page.get_attribute("#result", "aria-live") is None
+    assert page.get_attribute("#verdict", "aria-live") is None
     assert page.get_attribute("#summary", "aria-live") == "polite"
-    assert page.locator("#result [aria-live]").count() == 1
+    assert page.locator("#verdict [aria-live]").count() == 1
     assert page.locator("#summary #headline").count() == 1

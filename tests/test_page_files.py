@@ -123,7 +123,7 @@ def test_what_was_read_is_said_beside_the_slot_and_can_be_changed(page):
     # each field says what it holds; the hint for choosing several is shown
     assert page.locator("#a-text-field option").all_inner_texts() == [
         'text \u2014 16 tokens/row \u2014 "wake me up at seven tomorrow\u2026"',
-        'label \u2014 1 tokens/row, numbers \u2014 "0"']
+        'label \u2014 1 token/row, numbers \u2014 "0"']
     assert "hold Ctrl" in page.inner_text("#a-fields-hint") and page.is_visible("#a-fields-hint")
     # rows, tokens and rows shorter than n, counted by the check
     assert (page.inner_text("#a-rows"), page.inner_text("#a-tokens"),

@@ -35,7 +35,8 @@ from scripts import build_site
 
 def test_every_page_module_imports_in_cpython():
     names = [m.name for m in pkgutil.iter_modules(ngram_page.__path__)]
-    assert {"urlstate", "text", "dom", "controls", "slots", "runner", "draw", "download", "page"} <= set(names)
+    assert {"urlstate", "text", "dom", "controls", "slots", "runner", "verdict", "counts", "explorer", "panes",
+            "download", "page"} <= set(names)
     for name in names:
         module = importlib.import_module(f"ngram_page.{name}")
         assert module.__doc__ and module.__doc__.strip(), f"ngram_page.{name} has no docstring"

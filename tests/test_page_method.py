@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from browser import open_page, page, site  # noqa: F401 (fixtures)
-from test_page_support import change, command, counted, download, load_pair
+from test_page_support import change, command, counted, download, load_pair, table_rows
 
 BOILERPLATE = ("This file is licensed under the Creative Commons Attribution Share Alike "
                "license version four point zero")
@@ -36,6 +36,7 @@ def test_ngrams_in_many_training_rows_can_be_ignored(page):
     assert page.inner_text("#flagged-figure") == "100.0%"
     assert page.is_hidden("#ignored-box") and "max_b_rows" not in page.url
     assert page.is_disabled("#max-b-rows")
+    page.click("#more-settings > summary")                    # the folded matching settings
     change(page, lambda: page.check("#max-b-rows-on"))        # GPT-3's rule: more than 10
     assert page.input_value("#max-b-rows") == "10" and not page.is_disabled("#max-b-rows")
     assert page.inner_text("#flagged-figure") == "50.0%"
@@ -91,20 +92,27 @@ def test_contained_short_rows_are_listed_and_shown(page, tmp_path):
     assert counted(page)["Short rows of 8+ tokens contained in a B row"] == "1"
     assert page.inner_text("#headline").endswith(
         "1 of the short rows is contained whole in a row of the other file.")
-    assert page.locator("#contained-rows-list li").all_inner_texts() == [
-        "A row q1 (9 tokens) is inside B row b1"]
-    assert page.locator("#short-duplicates-list li").all_inner_texts() == ["A row q2 = B row b2"]
+    # the explorer lists them under their own kinds, each with its state in words
+    page.select_option("#rows-show", "contained")
+    assert page.inner_text("#rows-title") == "Short rows found inside a B row, worst first."
+    assert [r[0] for r in table_rows(page)] == ["q1"]
+    assert page.inner_text("#rows-table tbody td.status") == "short: inside B row b1"
+    page.select_option("#rows-show", "duplicates")
+    assert [r[0] for r in table_rows(page)] == ["q2"]
+    assert page.inner_text("#rows-table tbody td.status") == "short: equals B row b2"
     # selecting one shows both rows, the whole short row and where it lies in the B row
-    page.click("#contained-rows-list button")
-    page.wait_for_selector('body[data-selected="contained-0"]', state="attached")
+    page.select_option("#rows-show", "contained")
+    page.click("#rows-table tbody tr:first-child td:first-child")
+    page.wait_for_selector('body[data-selected="0"]', state="attached")
     assert page.inner_text("#pane-a-title") == "short-a.jsonl, row q1 (text)"
     assert page.inner_text("#pane-b-title") == "short-b.jsonl, row b1 (text)"
     assert page.locator("#pane-a-text mark").all_inner_texts() == [SHORT_A[0]["text"]]
     assert page.locator("#pane-b-text mark").all_inner_texts() == [
         "which planet is known as the red planet today"]
-    assert page.get_attribute("#contained-rows-list button", "aria-pressed") == "true"
-    page.click("#short-duplicates-list button")
-    page.wait_for_selector('body[data-selected="duplicate-0"]', state="attached")
+    assert page.get_attribute("#rows-table tbody tr:first-child", "aria-selected") == "true"
+    page.select_option("#rows-show", "duplicates")
+    page.click("#rows-table tbody tr:first-child td:first-child")
+    page.wait_for_function("document.querySelector('#pane-a-title').textContent.includes('q2')")
     assert page.locator("#pane-b-text mark").all_inner_texts() == [SHORT_B[1]["text"]]
     # the every-row CSV carries the contained row, as the command writes it
     (tmp_path / "short-a.jsonl").write_bytes(jsonl(SHORT_A))
@@ -117,8 +125,11 @@ def test_contained_short_rows_are_listed_and_shown(page, tmp_path):
     assert b"\n1,q1,short,9,,,,,,,,,1,6,51,short-b.jsonl," in data   # then the definitions
     assert download(page, "#download-csv", tmp_path)[1] == csv_bytes
     # 0 turns the test off, and the link says so
+    page.click("#more-settings > summary")
     change(page, lambda: page.fill("#short-min", "0"))
-    assert page.is_hidden("#contained-rows") and "short_min=0" in page.url
+    assert "short_min=0" in page.url
+    page.select_option("#rows-show", "contained")
+    assert table_rows(page) == [] and page.inner_text("#rows-count").startswith("No row")
     assert "Short rows of 8+ tokens contained in a B row" not in counted(page)
     change(page, lambda: page.fill("#short-min", "10"))           # q1 has 9 tokens
     assert counted(page)["Short rows of 10+ tokens contained in a B row"] == "0"

@@ -1,0 +1,119 @@
+"""The verdict: the flagged figure and its sentences first on the page, and the bar
+that keeps them in view.
+
+The verdict block sits straight after the introduction: the figure, its
+sentence, the settings sentence with the fields read, the notices, the
+"out of date" mark, "Copy link" and the command line. The bar (``#verdict-bar``,
+fixed at the top of the window) repeats the figure, a short sentence, the
+files and fields read, n, the flag rule and the mode whenever the verdict
+block is not wholly in view, and it is where a check's progress and its
+Cancel button show. Every sentence comes from ``ngram_core.report``.
+"""
+
+from __future__ import annotations
+
+from ngram_core.fields import unchecked_text_notice
+from ngram_core.report import (brief, cap_notice, flagged_figure, headline, reading_brief,
+                               settings_line)
+
+from .dom import IN_BROWSER, el, js, js_object, mark, set_text
+
+if IN_BROWSER:
+    from pyodide.ffi import create_proxy
+
+
+class Verdict:
+    """The verdict block and its bar: what they show, and when the bar is needed."""
+
+    def __init__(self):
+        self.drawn = False       # a result is shown
+        self.busy = False
+        self.in_view = {"summary": True, "settings-line": True}
+        self._observer = None
+
+    def watch(self) -> None:
+        """Show the bar whenever the figure or the settings sentence leaves the window
+        (an IntersectionObserver: no work while the page scrolls)."""
+        def seen(entries, observer=None):
+            for entry in entries:
+                self.in_view[str(entry.target.id)] = bool(entry.intersectionRatio >= 0.99)
+            self._bar()
+
+        self._proxy = create_proxy(seen)        # kept: the observer calls it for the page's life
+        self._observer = js.IntersectionObserver.new(self._proxy,
+                                                     js_object({"threshold": [0, 0.99, 1]}))
+        for element_id in self.in_view:
+            self._observer.observe(el(element_id))
+
+    def _bar(self) -> None:
+        wanted = (self.drawn or self.busy) and not all(self.in_view.values())
+        el("verdict-bar").hidden = not (wanted or self.busy)
+
+    def show(self, result, names, example: bool) -> None:
+        """The figure, its sentences and the notices of a new result, in both places."""
+        s = result.summary
+        figure = flagged_figure(s)
+        flagged = "flagged" if s.flagged else ""          # alarm red only for a flag
+        for element_id, base in (("flagged-figure", "figure"), ("bar-figure", "bar-figure")):
+            element = el(element_id)
+            element.textContent = figure
+            element.className = f"{base} {flagged}".strip()
+        set_text("headline", headline(s))
+        set_text("bar-sentence", brief(s))
+        set_text("bar-read", reading_brief(*names, s))
+        el("example-note").hidden = not example
+        set_text("settings-line", settings_line(*names, s, result.tokenizer.description))
+        notice = cap_notice(s)
+        set_text("cap-notice", notice)
+        el("cap-notice").hidden = not notice
+        for button in ("copy-link", "copy-command"):
+            el(button).disabled = False
+        self.drawn = True
+        self._bar()
+
+    def unchecked_text(self, result, sides) -> None:
+        """Under the figure, when nothing was flagged: each file's text fields the check
+        left out (``sides``: ``(role, chosen fields, other text fields)`` per file), and
+        where to choose them."""
+        notices = []
+        for role, chosen, others in [] if result.summary.flagged else sides:
+            notice = unchecked_text_notice(role, chosen, others)
+            if notice:
+                notices.append(f"{notice} Choose {others[0].name} in file {role}'s text field "
+                               "list to check it.")
+        set_text("fields-notice", " ".join(notices))
+        el("fields-notice").hidden = not notices
+
+    def stale(self, on: bool) -> None:
+        """Mark the result shown as out of date (the inputs changed, a file was refused,
+        a run was cancelled): on the figure itself, in the block and the bar."""
+        on = on and self.drawn
+        el("stale").hidden = not on
+        el("bar-stale").hidden = not on
+        mark("stale", "1" if on else "0")
+
+    def working(self, on: bool) -> None:
+        """A check runs: its progress and Cancel show in the bar, whatever is in view."""
+        self.busy = on
+        el("work").hidden = not on
+        self._bar()
+
+    def command(self, line: str) -> None:
+        """The command line that gives the shown result from the same files."""
+        set_text("command-line", line)
+
+
+def show_progress(progress) -> None:
+    el("progress").value = progress.fraction
+    set_text("stage", f"Working: {progress.stage} ({progress.fraction:.0%})")
+
+
+async def copy_text(text: str, what: str) -> None:
+    """Put ``text`` on the clipboard and say so (or say how to copy it by hand)."""
+    try:
+        await js.navigator.clipboard.writeText(text)
+        set_text("copied", f"{what} copied.")
+    except Exception:            # no clipboard permission: the text stays selectable
+        set_text("copied", f"The browser did not allow copying: select the {what.lower()} "
+                           "and copy it.")
+    mark("copied", what)

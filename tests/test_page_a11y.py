@@ -1,0 +1,124 @@
+"""The verdict first, and the page for everyone, in real Chromium: the figure and the
+fields read in view after picking files at 1280 x 800 and 375 x 812; a stale
+result marked on the result itself; axe-core's WCAG 2.1 AA rules with every
+section open; fewer than 40 Tab stops from the top whatever the row count;
+"Copy link" and the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser import page, site, wait_for_run, runs  # noqa: F401 (fixtures)
+from conftest import ROOT
+from test_page_explorer import big_pair
+from test_page_support import EXAMPLE_A, EXAMPLE_B, load_pair, put
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SIZES = [(1280, 800), (375, 812)]
+
+
+def in_window(page, selector: str) -> bool:
+    """The element is drawn wholly inside the window, and not covered at its centre."""
+    return page.eval_on_selector(selector, """e => {
+        const r = e.getBoundingClientRect();
+        if (!(r.width && r.top >= 0 && r.bottom <= innerHeight)) return false;
+        const hit = document.elementFromPoint(r.left + Math.min(r.width, 40) / 2,
+                                              r.top + r.height / 2);
+        return e.contains(hit) || hit === e; }""")
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_after_picking_files_the_verdict_is_in_view(page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    # the person is at the slots, where the files are picked
+    page.locator("#file-b").scroll_into_view_if_needed()
+    before = runs(page)
+    put(page, "a", EXAMPLE_A)
+    page.set_input_files("#file-b", str(EXAMPLE_B))
+    wait_for_run(page, before)
+    assert page.evaluate("scrollY") > 0
+    figure = "#flagged-figure" if in_window(page, "#flagged-figure") else "#bar-figure"
+    assert in_window(page, figure) and page.inner_text(figure) == "66.7%"
+    read = page.inner_text("#bar-read") if figure == "#bar-figure" else \
+        page.inner_text("#settings-line")
+    assert "question" in read and "text" in read               # the fields read
+    if figure == "#bar-figure":
+        assert in_window(page, "#bar-read") and in_window(page, "#bar-sentence")
+        assert page.inner_text("#bar-read") == (
+            "A: test-set.json (question) \u00b7 B: training-corpus.json (text) \u00b7 n = 13 "
+            "\u00b7 flag at any shared window \u00b7 loose matching")
+    # changing a control: the new figure in view, where the person is
+    page.locator("#threshold").scroll_into_view_if_needed()
+    before = runs(page)
+    page.fill("#threshold", "50")
+    wait_for_run(page, before)
+    assert in_window(page, "#bar-figure") or in_window(page, "#flagged-figure")
+    assert page.inner_text("#bar-figure") == "33.3%"
+    # a refused file leaves the last result, marked out of date on the result itself
+    page.locator("#file-a").scroll_into_view_if_needed()
+    put(page, "a", ("broken.jsonl", b'{"id": "x", "question": "one"\n'))
+    assert page.get_attribute("body", "data-stale") == "1"
+    assert in_window(page, "#bar-stale") or in_window(page, "#stale")
+    opacity = page.eval_on_selector("#summary", "e => Number(getComputedStyle(e).opacity)")
+    assert opacity < 1
+
+
+def test_axe_finds_no_wcag_aa_violation_at_either_width_with_every_section_open(page):
+    load_pair(page, *big_pair(400))
+    page.wait_for_function("document.body.dataset.reported === document.body.dataset.runs"
+                           " || Number(document.body.dataset.reported) >= 1")
+    page.check("#show-definitions")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.add_script_tag(path=str(AXE))
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        found = page.evaluate("""async () => {
+            const r = await axe.run(document, {runOnly: {type: "tag",
+                values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}});
+            return r.violations.map(v => v.id + ": " + v.nodes.map(n => n.target).join(" "));
+        }""")
+        assert found == [], (width, found)
+
+
+def test_fewer_than_40_tab_stops_reach_every_control_whatever_the_rows(page):
+    load_pair(page, *big_pair(), timeout=120_000)
+    page.wait_for_function("Number(document.body.dataset.reported) >= 1", timeout=120_000)
+    stops = page.evaluate("""() => {
+        const all = [...document.querySelectorAll(
+            "a[href], button, input, select, textarea, summary, [tabindex]")];
+        const seenRadio = new Set();
+        return all.filter((e) => {
+            if (e.disabled || e.tabIndex < 0 || !e.checkVisibility({visibilityProperty: true}))
+                return false;
+            if (e.type === "radio") {                   // a radio group is one stop
+                if (seenRadio.has(e.name)) return false;
+                seenRadio.add(e.name);
+            }
+            return true;
+        }).map((e) => e.id || e.tagName);
+    }""")
+    assert len(stops) < 40, " ".join(stops)
+    # the keyboard really goes there: Tab from the top visits the same stops in turn
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.evaluate("window.scrollTo(0, 0)")
+    visited = []
+    for _ in range(len(stops)):
+        page.keyboard.press("Tab")
+        visited.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+    assert visited == stops
+
+
+def test_copy_link_and_the_command_line(page):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    before = runs(page)
+    page.fill("#n", "9")
+    wait_for_run(page, before)
+    page.click("#copy-link")
+    page.wait_for_selector('body[data-copied="Link"]', state="attached")
+    assert page.evaluate("navigator.clipboard.readText()") == page.url
+    assert "n=9" in page.url
+    line = page.inner_text("#command-line")
+    assert line == "ngram-overlap test-set.json training-corpus.json --n 9"
+    page.click("#copy-command")
+    page.wait_for_selector('body[data-copied="Command line"]', state="attached")
+    assert page.evaluate("navigator.clipboard.readText()") == line
