@@ -85,6 +85,7 @@ class Explorer:
         self.view = RowView(show, str(el("rows-search").value), column, descending)
         self.page = self.position = 0
         self.relist()
+        self.on_select(0 if self.rows else None, False)   # the panes follow the list
 
     def header_clicked(self, event) -> None:
         """A click on a column's heading sorts by it (again: the other way)."""

@@ -29,7 +29,7 @@ class Verdict:
         self.drawn = False       # a result is shown
         self.busy = False
         self.in_view = {"summary": True, "settings-line": True}
-        self._observer = None
+        self._observer = self._proxy = None     # the observer and its callback, kept
 
     def watch(self) -> None:
         """Show the bar whenever the figure or the settings sentence leaves the window
@@ -39,7 +39,7 @@ class Verdict:
                 self.in_view[str(entry.target.id)] = bool(entry.intersectionRatio >= 0.99)
             self._bar()
 
-        self._proxy = create_proxy(seen)        # kept: the observer calls it for the page's life
+        self._proxy = create_proxy(seen)        # the observer calls it for the page's life
         self._observer = js.IntersectionObserver.new(self._proxy,
                                                      js_object({"threshold": [0, 0.99, 1]}))
         for element_id in self.in_view:

@@ -70,6 +70,8 @@ def test_every_row_of_7000_is_reachable_by_paging_kind_search_and_sort(big):
     page.fill("#rows-search", "q6999")
     page.wait_for_function("document.querySelector('#rows-count').innerText.includes('of 1 ')")
     assert ids_on_page(page) == ["q6999"]
+    page.wait_for_function("document.querySelector('#pane-figures').textContent"
+                           ".startsWith('Row q6999: ')")                # the panes follow
     page.fill("#rows-search", "")
     # sort by a column, both ways; a click on its heading turns it round
     page.select_option("#rows-sort", "tokens:asc")
