@@ -265,6 +265,8 @@ class Page:
         await self.select(0 if self.explorer.rows else None)
         await runner.breathe("panes")
         self.runs += 1
+        if self.runs == 1:                       # for the benchmark: the first result drawn
+            js.window.__firstResultAt = js.performance.now()
         mark("runs", str(self.runs))
         mark("wasmBytes", str(wasm_bytes()))
 
