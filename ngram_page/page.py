@@ -266,7 +266,7 @@ class Page:
         await runner.breathe("panes")
         self.runs += 1
         if self.runs == 1:                       # for the benchmark: the first result drawn
-            js.window.__firstResultAt = js.performance.now()
+            setattr(js.window, "__firstResultAt", js.performance.now())  # (no name mangling)
         mark("runs", str(self.runs))
         mark("wasmBytes", str(wasm_bytes()))
 
