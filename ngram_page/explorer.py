@@ -283,7 +283,8 @@ class Explorer:
         if found(row) and found(cell):           # the cell in focus, wherever it came from
             self.position, self.column = int(row.dataset.position), int(cell.cellIndex)
         position, column = self.position, self.column
-        last_column = self._cell(position, 99).cellIndex if self._cell(position, 99) else 0
+        row_cells = self._cell(position, 0)
+        last_column = row_cells.parentElement.cells.length - 1 if row_cells is not None else 0
         page_start, page_end = page_bounds(len(self.rows), self.page, PAGE_ROWS)
         moves = {
             "ArrowDown": (position + 1, column), "ArrowUp": (position - 1, column),

@@ -46,8 +46,8 @@ class Verdict:
             self._observer.observe(el(element_id))
 
     def _bar(self) -> None:
-        wanted = (self.drawn or self.busy) and not all(self.in_view.values())
-        el("verdict-bar").hidden = not (wanted or self.busy)
+        out_of_view = not all(self.in_view.values())
+        el("verdict-bar").hidden = not (self.busy or (self.drawn and out_of_view))
 
     def show(self, result, names, example: bool) -> None:
         """The figure, its sentences and the notices of a new result, in both places."""
