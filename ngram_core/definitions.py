@@ -66,7 +66,7 @@ from operator import sub
 from typing import NamedTuple
 
 from .index import POSITION_CAP
-from .steps import Pacer, relabel, release_steps, run_steps, stage_fraction
+from .steps import Abandoned, Pacer, relabel, release_steps, run_steps, stage_fraction
 from .table import Row
 from .tokenize import DEFAULT_LAYERS, Tokenizer, TokenizedRows, tokenize_rows_steps
 
@@ -543,22 +543,26 @@ def prepare_steps(a_rows: Sequence[Row], a: TokenizedRows | None = None,
     needles: set[str] = set()
     pacer = Pacer()
     total = len(a_rows)
-    for r, row in enumerate(a_rows):
-        start, end = offsets[r], offsets[r + 1]
-        if lengths[r] >= MIN_TOKENS:
-            for n, into in ((n_gpt3, windows_gpt3), (TULU3_N, windows_8),
-                            (LLAMA2_N, windows_11)):
-                for first, stop in _chunks(start, end, n):
-                    into.update(_windows(buf, first, stop + n - 1, n))
-                    if pacer.due():
-                        yield DefinitionsProgress("prepare A", r, total)
-        processed = yield from relabel(_gpt4_text_steps(row.text, pacer),
-                                       lambda _: DefinitionsProgress("prepare A", r, total))
-        row_samples = gpt4_samples(processed, r + 1)
-        samples.append(row_samples)
-        needles.update(row_samples)
-        if pacer.due():
-            yield DefinitionsProgress("prepare A", r, total)
+    try:
+        for r, row in enumerate(a_rows):
+            start, end = offsets[r], offsets[r + 1]
+            if lengths[r] >= MIN_TOKENS:
+                for n, into in ((n_gpt3, windows_gpt3), (TULU3_N, windows_8),
+                                (LLAMA2_N, windows_11)):
+                    for first, stop in _chunks(start, end, n):
+                        into.update(_windows(buf, first, stop + n - 1, n))
+                        if pacer.due():
+                            yield DefinitionsProgress("prepare A", r, total)
+            processed = yield from relabel(_gpt4_text_steps(row.text, pacer),
+                                           lambda _: DefinitionsProgress("prepare A", r, total))
+            row_samples = gpt4_samples(processed, r + 1)
+            samples.append(row_samples)
+            needles.update(row_samples)
+            if pacer.due():
+                yield DefinitionsProgress("prepare A", r, total)
+    except Abandoned:                    # a cancelled run: let go in steps
+        yield from release_steps([windows_gpt3, windows_8, windows_11, needles])
+        raise
     probe = Probe(dict(tokenizer.vocabulary), n_gpt3, windows_gpt3, windows_8, windows_11,
                   needles)
     return Prepared(a, blank, samples, probe)
@@ -659,45 +663,49 @@ def find_steps(probe: Probe, b_rows: Sequence[Row], b: TokenizedRows | None = No
     rows_gpt3, seen_8, found_11 = out.rows_gpt3, out.seen_8, out.found_11
     pacer = Pacer()
     total = len(b.ids)
-    for r in range(len(offsets) - 1):
-        start, end = offsets[r], offsets[r + 1]
-        in_row: set[bytes] = set()
-        code_row = partition << _PARTITION_SHIFT | r
-        for first, stop in _chunks(start, end, TULU3_N):
-            keys = list(_windows(buf, first, stop + TULU3_N - 1, TULU3_N))
-            hits = list(compress(range(len(keys)), map(wanted_8.__contains__, keys)))
-            for i in hits:
-                seen = seen_8.get(keys[i])
-                if seen is None:
-                    seen_8[keys[i]] = code_row | (first + i) << _POSITION_SHIFT
-                elif isinstance(seen, int):
-                    seen_8[keys[i]] = [seen, code_row | (first + i) << _POSITION_SHIFT]
-                elif len(seen) < TULU3_CAP:
-                    seen.append(code_row | (first + i) << _POSITION_SHIFT)
-            if hits:
-                for n, wanted, into in ((LLAMA2_N, wanted_11, found_11),
-                                        (n_gpt3, wanted_gpt3, in_row)):
-                    width = 4 * n
-                    into.update(buf[4 * (first + i):4 * (first + i) + width] for i in
-                                _longer_hits(buf, first, stop, end, n, hits, wanted))
-            if pacer.due():
-                yield DefinitionsProgress("search B", stop, total)
-        for count, key in enumerate(in_row, 1):
-            rows_gpt3[key] = rows_gpt3.get(key, 0) + 1
-            if count % _CHUNK == 0 and pacer.due():
+    try:
+        for r in range(len(offsets) - 1):
+            start, end = offsets[r], offsets[r + 1]
+            in_row: set[bytes] = set()
+            code_row = partition << _PARTITION_SHIFT | r
+            for first, stop in _chunks(start, end, TULU3_N):
+                keys = list(_windows(buf, first, stop + TULU3_N - 1, TULU3_N))
+                hits = list(compress(range(len(keys)), map(wanted_8.__contains__, keys)))
+                for i in hits:
+                    seen = seen_8.get(keys[i])
+                    if seen is None:
+                        seen_8[keys[i]] = code_row | (first + i) << _POSITION_SHIFT
+                    elif isinstance(seen, int):
+                        seen_8[keys[i]] = [seen, code_row | (first + i) << _POSITION_SHIFT]
+                    elif len(seen) < TULU3_CAP:
+                        seen.append(code_row | (first + i) << _POSITION_SHIFT)
+                if hits:
+                    for n, wanted, into in ((LLAMA2_N, wanted_11, found_11),
+                                            (n_gpt3, wanted_gpt3, in_row)):
+                        width = 4 * n
+                        into.update(buf[4 * (first + i):4 * (first + i) + width] for i in
+                                    _longer_hits(buf, first, stop, end, n, hits, wanted))
+                if pacer.due():
+                    yield DefinitionsProgress("search B", stop, total)
+            for count, key in enumerate(in_row, 1):
+                rows_gpt3[key] = rows_gpt3.get(key, 0) + 1
+                if count % _CHUNK == 0 and pacer.due():
+                    yield DefinitionsProgress("search B", end, total)
+            if pacer.due():                  # 200,000 rows too short for a window: still steps
                 yield DefinitionsProgress("search B", end, total)
-        if pacer.due():                  # 200,000 rows too short for a window: still steps
-            yield DefinitionsProgress("search B", end, total)
-    if probe.samples:
-        texts = []
-        for r, row in enumerate(b_rows):
-            texts.append((yield from relabel(
-                _gpt4_text_steps(row.text, pacer),
-                lambda _: DefinitionsProgress("samples in B", 0, len(probe.samples)))))
-            if pacer.due():
-                yield DefinitionsProgress("samples in B", 0, len(probe.samples))
-        out.found_samples = yield from _stage("samples in B", len(probe.samples),
-                                              found_in_steps(probe.samples, "\x00".join(texts)))
+        if probe.samples:
+            texts = []
+            for r, row in enumerate(b_rows):
+                texts.append((yield from relabel(
+                    _gpt4_text_steps(row.text, pacer),
+                    lambda _: DefinitionsProgress("samples in B", 0, len(probe.samples)))))
+                if pacer.due():
+                    yield DefinitionsProgress("samples in B", 0, len(probe.samples))
+            out.found_samples = yield from _stage("samples in B", len(probe.samples),
+                                                  found_in_steps(probe.samples, "\x00".join(texts)))
+    except Abandoned:
+        yield from release_steps([rows_gpt3, seen_8, found_11])
+        raise
     return out
 
 
@@ -844,15 +852,21 @@ def definitions_steps(a_rows: Sequence[Row], b_rows: Sequence[Row],
     tokenizer = Tokenizer()
     a, b = tokens if tokens is not None else (None, None)
     prepared = yield from prepare_steps(a_rows, a, tokenizer)
-    if b is None:
-        chars = sum(len(r.text) for r in b_rows)
-        b = yield from _stage("tokenize B", chars, tokenize_rows_steps(b_rows, tokenizer))
-    findings = yield from find_steps(prepared.probe, b_rows, b)
-    definitions = yield from finalize_steps(prepared, findings)
-    probe, total = prepared.probe, len(prepared.blank)   # let go of A's windows in steps
-    yield from relabel(release_steps([probe.windows_gpt3, probe.windows_8, probe.windows_11,
-                                      findings.rows_gpt3, findings.seen_8, findings.found_11]),
-                       lambda _: DefinitionsProgress("verdicts", total, total))
+    probe, total = prepared.probe, len(prepared.blank)
+    held = [probe.windows_gpt3, probe.windows_8, probe.windows_11]    # let go in steps
+    let_go = lambda: relabel(release_steps(held),                   # noqa: E731
+                             lambda _: DefinitionsProgress("verdicts", total, total))
+    try:
+        if b is None:
+            chars = sum(len(r.text) for r in b_rows)
+            b = yield from _stage("tokenize B", chars, tokenize_rows_steps(b_rows, tokenizer))
+        findings = yield from find_steps(probe, b_rows, b)
+        held += [findings.rows_gpt3, findings.seen_8, findings.found_11]
+        definitions = yield from finalize_steps(prepared, findings)
+    except Abandoned:
+        yield from let_go()
+        raise
+    yield from let_go()
     return definitions
 
 

@@ -5,8 +5,11 @@ The browser-only imports are here and nowhere else in ngram_page: in CPython
 called. Untrusted text (file contents, ids, field and file names) only ever
 goes in as text: ``textContent``, ``createTextNode``, ``Option`` text, never HTML.
 
-Event handlers go through Pyodide's ``add_event_listener``, which keeps each
-handler's proxy for as long as its element listens (no list of proxies here).
+Every listener is added once, at start, for the page's life (app.py wires
+them): each handler's proxy is made here and lives as long as the page, so
+nothing holds a list of proxies to destroy. (``pyodide.ffi.wrappers`` does
+the same for listeners that come and go, but importing it compiles its
+source at start: 25 ms of the tab's first second.)
 """
 
 from __future__ import annotations
@@ -15,10 +18,9 @@ from .text import excerpt, excerpt_note
 
 try:
     import js
-    from pyodide.ffi import create_once_callable, jsnull, to_js
-    from pyodide.ffi.wrappers import add_event_listener, set_timeout
+    from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js
 except ImportError:            # CPython: the modules import, the helpers are not called
-    js = create_once_callable = jsnull = to_js = add_event_listener = set_timeout = None
+    js = create_once_callable = create_proxy = jsnull = to_js = None
 
 IN_BROWSER = js is not None
 
@@ -37,8 +39,15 @@ def set_text(element_id: str, text: str) -> None:
 
 
 def on(target, event: str, handler) -> None:
-    """Call ``handler(event)`` on each ``event`` of an element (or an element's id)."""
-    add_event_listener(el(target) if isinstance(target, str) else target, event, handler)
+    """Call ``handler(event)`` on each ``event`` of an element (or an element's id),
+    for the page's life."""
+    element = el(target) if isinstance(target, str) else target
+    element.addEventListener(event, create_proxy(handler))
+
+
+def set_timeout(action, ms: int) -> None:
+    """Call ``action()`` once, ``ms`` milliseconds from now."""
+    js.setTimeout(create_once_callable(action), ms)
 
 
 def mark(name: str, value: str) -> None:

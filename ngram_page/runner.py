@@ -1,8 +1,8 @@
 """Running the page's work on the main thread without freezing the tab.
 
 The engine's stages are step generators; :meth:`Runner.drive` iterates one
-with :class:`ngram_core.steps.Steps` and gives the browser a turn (``await
-asyncio.sleep(0)``) whenever Python has held the thread for STEP_SECONDS.
+and gives the browser a turn (``await asyncio.sleep(0)``) whenever Python
+has held the thread for STEP_SECONDS.
 A change is debounced, and a new run cancels the one in progress. The runner
 also keeps the longest stretch Python held the thread, which the browser
 benchmark reads from the body's ``data-timing``.
@@ -15,13 +15,19 @@ import contextlib
 import gc
 import time
 
-from ngram_core.steps import Steps
+from ngram_core.steps import abandon_steps
 
 from .dom import log_error, mark, show_page_error
 from .text import timing_line
 
-STEP_SECONDS = 0.02            # give the browser a turn at least this often
+STEP_SECONDS = 0.016           # give the browser a turn at least this often
 DEBOUNCE_SECONDS = 0.15
+#: A turn is ``asyncio.sleep(0)``, which Pyodide runs as a posted message: with
+#: input arriving, Chromium ran those ahead of timers for 0.6 s at a time, which
+#: held back the page's own timers (the debounce of a changed control). So at
+#: least this often the turn is a short sleep, which Pyodide runs as a timer.
+TIMERS_SECONDS = 0.1
+TIMER_TURN = 0.003             # more than Pyodide's 2 ms: a setTimeout
 
 
 @contextlib.contextmanager
@@ -62,6 +68,7 @@ class Runner:
 
     def __init__(self):
         self.resumed = time.perf_counter()   # when Python last took the thread back
+        self.timers_ran = self.resumed       # when the last turn went through a timer
         self.longest = (0.0, "")             # the longest stretch held, and where
         self.task = None                     # the run in progress
         self.pending = None                  # the debounce timer
@@ -77,7 +84,11 @@ class Runner:
         held = time.perf_counter() - self.resumed
         if held > self.longest[0]:
             self.longest = (held, where)
-        await asyncio.sleep(0)
+        if self.resumed - self.timers_ran >= TIMERS_SECONDS:
+            await asyncio.sleep(TIMER_TURN)
+            self.timers_ran = time.perf_counter()
+        else:
+            await asyncio.sleep(0)
         self.resumed = time.perf_counter()
 
     async def turn(self, where: str) -> None:
@@ -89,16 +100,29 @@ class Runner:
         """Run a step generator to its end, giving the browser a turn every STEP_SECONDS.
 
         ``show(progress)`` is called before each such turn. Returns the
-        generator's result.
+        generator's result. When the run is cancelled, the generator is ended by
+        a task of its own, in steps (:func:`ngram_core.steps.abandon_steps`):
+        closing it here would free what it built in one long stall.
         """
-        run = Steps(steps)
-        for progress in run:
-            if time.perf_counter() - self.resumed >= STEP_SECONDS:
-                if show is not None:
-                    show(progress)
-                await self.breathe(getattr(progress, "stage", None)
-                                   or getattr(steps, "__name__", "steps"))
-        return run.result
+        try:
+            while True:       # not a for loop: its iterator would close ``steps`` on leaving
+                try:
+                    progress = next(steps)
+                except StopIteration as done:
+                    return done.value
+                if time.perf_counter() - self.resumed >= STEP_SECONDS:
+                    if show is not None:
+                        show(progress)
+                    await self.breathe(getattr(progress, "stage", None)
+                                       or getattr(steps, "__name__", "steps"))
+        except asyncio.CancelledError:
+            spawn(self.let_go(steps))
+            raise
+
+    async def let_go(self, steps) -> None:
+        """End an abandoned step generator, giving the browser turns as it frees its state."""
+        for _ in abandon_steps(steps):
+            await self.turn("letting go")
 
     def debounce(self, action) -> None:
         """Call ``action()`` soon: the latest change wins."""
@@ -110,10 +134,11 @@ class Runner:
         await asyncio.sleep(DEBOUNCE_SECONDS)
         action()
 
-    def start(self, coroutine) -> None:
-        """Run ``coroutine`` as the run in progress, cancelling the one before."""
+    def start(self, coroutine):
+        """Run ``coroutine`` as the run in progress, cancelling the one before; returns its task."""
         self.cancel()
         self.task = spawn(coroutine)
+        return self.task
 
     def cancel(self) -> bool:
         """Cancel the run in progress; True if there was one."""

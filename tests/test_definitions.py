@@ -12,7 +12,8 @@ from ngram_core.definitions import (NAMES, Findings, Measure, compute_definition
                                     definitions_steps, finalize_steps, find_steps, found_in_steps,
                                     gpt3_n, gpt4_samples, gpt4_text, prepare_steps,
                                     reusable_tokens)
-from ngram_core.steps import run_steps
+from ngram_core import definitions as definitions_module
+from ngram_core.steps import Pacer, abandon_steps, run_steps
 
 
 def seq(prefix: str, first: int, last: int) -> str:
@@ -233,6 +234,38 @@ def test_the_steps_yield_progress_and_end_with_the_same_result():
     assert seen and all(0 <= p.fraction <= 1 for p in seen)
     assert result == compute_definitions(a, b)
     assert result.palm.dirty_count == 0 and result.tulu3.dirty_count == 25
+
+
+def test_a_run_abandoned_at_any_step_lets_go_of_what_it_built_in_steps(monkeypatch):
+    """The page ends a cancelled run with abandon_steps: the windows and findings
+    built so far are emptied a chunk at a time (paced steps), not freed at once."""
+    monkeypatch.setattr(Pacer, "due", lambda self: True)         # a step after every chunk
+    handed = []
+    real_release = definitions_module.release_steps
+
+    def recording(containers, *args):
+        handed.append((list(containers), sum(map(len, containers))))
+        return (yield from real_release(containers, *args))
+
+    monkeypatch.setattr(definitions_module, "release_steps", recording)
+    a = rows(*[seq(f"r{k}_", 1, 40) for k in range(20)])
+    b = rows(*[seq(f"r{k}_", 5, 30) for k in range(0, 20, 2)])
+    expected = compute_definitions(a, b)
+    steps = sum(1 for _ in definitions_steps(a, b))
+    held_somewhere = 0
+    for stop in range(1, steps):
+        run = definitions_steps(a, b)
+        for _ in range(stop):
+            next(run)
+        handed.clear()
+        letting_go = list(abandon_steps(run))
+        assert run.gi_frame is None                          # the run is over
+        held = sum(size for _, size in handed)
+        assert all(not container for containers, _ in handed for container in containers)
+        assert not held or letting_go                        # freeing gave the browser turns
+        held_somewhere += held > 0
+    assert held_somewhere > steps // 2
+    assert compute_definitions(a, b) == expected             # nothing shared was emptied
 
 
 # --- against the plain-loop references --------------------------------------------------------
