@@ -1,19 +1,18 @@
 """The page's entry point (index.html runs this file): start, wire the controls, mark ready.
 
 What the page does lives in the ngram_page package, one module per job (see
-ngram_page/__init__.py). This file fetches the worked example, connects each
-control's events to the Page, writes the ready markers the tests and the
+ngram_page/__init__.py). This file reads the worked example (static/boot.js
+requested it as the page started), connects each control's events to the Page, writes the ready markers the tests and the
 benchmark wait on, then checks the example (or reads the files picked meanwhile).
 """
 
 import js
 
 APP_STARTED = js.performance.now()     # for the benchmark: when app.py began
-EXAMPLES = {"a": "./static/examples/test-set.json", "b": "./static/examples/training-corpus.json"}
-# The worked example is requested now, while the page's modules import, unless
-# files were picked before the engine was ready (then it is not loaded at all).
-PICKED_EARLY = any(js.document.getElementById(f"file-{key}").files.length for key in EXAMPLES)
-EXAMPLE_REQUESTS = {} if PICKED_EARLY else {key: js.fetch(url) for key, url in EXAMPLES.items()}
+# The worked example was requested as the page started (static/boot.js); it is
+# read unless files were picked before the engine was ready.
+SLOTS = ("a", "b")
+PICKED_EARLY = any(js.document.getElementById(f"file-{key}").files.length for key in SLOTS)
 
 from ngram_core import InputError
 from ngram_page.controls import CONTROL_IDS
@@ -26,18 +25,21 @@ from ngram_page.runner import spawn
 IMPORTED = js.performance.now()
 
 
-async def fetched_bytes(request, url):
-    """The body of a ``js.fetch(url)`` request, or an InputError naming the url."""
-    response = await request
-    if not response.ok:
-        raise InputError(url, f"could not be loaded (HTTP {response.status})")
-    buffer = await response.arrayBuffer()
-    return buffer.to_py().tobytes()
+async def example_files() -> dict[str, tuple[str, bytes]]:
+    """The worked example's files, fetched by static/boot.js: slot -> (name, bytes);
+    an InputError names a file that could not be loaded."""
+    files = {}
+    for example in await js.window.ngramExamples:
+        url = str(example.url)
+        if not example.ok:
+            raise InputError(url, f"could not be loaded (HTTP {example.status})")
+        files[str(example.key)] = (url.rsplit("/", 1)[-1], example.buffer.to_py().tobytes())
+    return files
 
 
 def wire(page):
     """Connect every control's events to what the page does."""
-    for key in ("a", "b"):
+    for key in SLOTS:
         on(f"file-{key}", "change", lambda event, key=key: spawn(page.file_chosen(key)))
         on(f"{key}-text-field", "change", lambda event, key=key: page.fields_changed(key, "text"))
         on(f"{key}-id-field", "change", lambda event, key=key: page.fields_changed(key, "id"))
@@ -89,10 +91,7 @@ async def start():
     page.open_link()
     page.verdict.watch()
     report_view.describe_definitions()
-    examples = {}
-    for key, request in EXAMPLE_REQUESTS.items():
-        url = EXAMPLES[key]
-        examples[key] = (url.rsplit("/", 1)[-1], await fetched_bytes(request, url))
+    examples = {} if PICKED_EARLY else await example_files()
     wire(page)
     # Every request the page makes is done: from here on it makes none.
     set_text("engine-status", "Engine ready: Python is running in this tab.")
@@ -105,7 +104,7 @@ async def start():
             await page.load_bytes(key, [example], example=True)
         page.recompute()
     else:
-        for key in EXAMPLES:
+        for key in SLOTS:
             await page.file_chosen(key)          # picked before the engine was ready
     return page
 

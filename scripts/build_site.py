@@ -36,7 +36,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "delimited", "json_rows",
                   "fields", "tokenize", "index", "match", "settings", "report", "export",
                   "result", "check", "definitions", "scores", "clean_split", "contamination", "explore",
-                  "argv")
+                  "argv", "warm")
+#: Called in the build-time snapshot once its modules are imported: the tables the
+#: engine builds on first use are then made before the tab starts.
+WARM_UP = "ngram_core.warm.warm_caches"
 #: Engine modules for the command line only; shipping or importing one in the tab is an error.
 COMMAND_ONLY = ("__main__", "cli", "distributed", "files", "stream", "window_filter",
                 "window_filter_plain")
@@ -145,9 +148,45 @@ def run_node(script: pathlib.Path, args: list[str], what: str) -> None:
         raise BuildError(f"{what} could not be made:\n{made.stderr[-2000:]}")
 
 
-def vendor_pyodide(target: pathlib.Path, modules: list[str], engine_zip: pathlib.Path) -> None:
+def browser_free_page_modules(paths: list[pathlib.Path]) -> list[str]:
+    """The page modules that reach no browser-only module, even through other page
+    modules (``ngram_page.dom`` is the door to the browser): these can be imported
+    into the build-time snapshot, so the tab need not import them at start."""
+    local: dict[str, set[str]] = {}
+    browser: set[str] = set()
+    for path in paths:
+        name = path.stem
+        local[name] = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:          # from . import x / from .x import y
+                    names = ([node.module] if node.module else
+                             [alias.name for alias in node.names])
+                    local[name].update(n.split(".")[0] for n in names)
+                    continue
+                names = [node.module or ""]
+            else:
+                continue
+            if any(n.split(".")[0] in BROWSER_ONLY for n in names):
+                browser.add(name)
+    reaching = set(browser) | {"dom"}
+    changed = True
+    while changed:
+        changed = False
+        for name, imports in local.items():
+            if name not in reaching and imports & reaching:
+                reaching.add(name)
+                changed = True
+    return [f"{PAGE_PACKAGE}.{name}" for name in sorted(local)
+            if name not in reaching and name != "__init__"]
+
+
+def vendor_pyodide(target: pathlib.Path, modules: list[str], zips: list[pathlib.Path]) -> None:
     """Pyodide's files, its binary gzipped too, the start module and the snapshot
-    (with ``modules`` and the engine's modules imported)."""
+    (with ``modules`` and the engine's modules imported, ``zips`` unpacked where
+    the tab unpacks them)."""
     target.mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, target / name)
@@ -155,9 +194,10 @@ def vendor_pyodide(target: pathlib.Path, modules: list[str], engine_zip: pathlib
         data = (PYODIDE / name).read_bytes()
         (target / f"{name}.gz").write_bytes(gzip.compress(data, 9, mtime=0))
     shutil.copy2(START_MODULE, target / "start.mjs")
-    run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), str(engine_zip), *modules,
+    run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), *map(str, zips), *modules,
                                *(f"ngram_core.{name}" for name in ENGINE_MODULES
-                                 if name != "__init__")], "the start-up snapshot")
+                                 if name != "__init__"), f"call:{WARM_UP}"],
+             "the start-up snapshot")
 
 
 def write_zip(target: pathlib.Path, package: str, paths: list[pathlib.Path]) -> None:
@@ -194,8 +234,8 @@ def main() -> int:
     try:
         run_node(BYTECODE_SCRIPT, [str(z) for z in zips], "the modules' bytecode")
         vendor_pyodide(DIST / "vendor" / "pyodide",
-                       [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS],
-                       DIST / "ngram_core.zip")
+                       [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
+                        *browser_free_page_modules(page)], zips)
     except BuildError as e:
         print(f"build: {e}", file=sys.stderr)
         return 1

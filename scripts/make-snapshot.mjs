@@ -1,9 +1,13 @@
 // Build step (run by scripts/build_site.py): a memory snapshot of Pyodide with
 // the modules the page's Python imports already imported (the standard ones,
-// and the engine's from ngram_core.zip, unpacked where the tab unpacks it),
+// the engine's from ngram_core.zip and the page's that reach no browser-only
+// module, from ngram_page.zip; each zip unpacked where the tab unpacks it),
 // gzipped for the tab (scripts/start-pyodide.mjs unpacks and starts from it).
 //
-//   node scripts/make-snapshot.mjs OUT.gz [ARCHIVE.zip ...] module [module ...]
+//   node scripts/make-snapshot.mjs OUT.gz [ARCHIVE.zip ...] module [module ...] [call:module.function]
+//
+// A `call:` name is a function called once every module is imported (the
+// engine's warm-up: the tables it builds on first use are in the snapshot).
 //
 // Made with the same Pyodide the page loads (node_modules/pyodide), in Node.js:
 // a snapshot only fits the interpreter version that made it.
@@ -30,14 +34,18 @@ const sparse = (memory) => {
 
 const [out, ...names] = process.argv.slice(2);
 const archives = names.filter((name) => name.endsWith(".zip"));
-const modules = names.filter((name) => !name.endsWith(".zip"));
+const calls = names.filter((name) => name.startsWith("call:")).map((name) => name.slice(5));
+const modules = names.filter((name) => !name.endsWith(".zip") && !name.startsWith("call:"));
 if (!out) {
   console.error("usage: node scripts/make-snapshot.mjs OUT.gz module [module ...]");
   process.exit(2);
 }
 const pyodide = await loadPyodide({ _makeSnapshot: true });
 for (const archive of archives) pyodide.unpackArchive(new Uint8Array(readFileSync(archive)), "zip");
-pyodide.runPython(`import importlib\nfor name in ${JSON.stringify(modules)}:\n    importlib.import_module(name)`);
+pyodide.runPython(`import importlib\nfor name in ${JSON.stringify(modules)}:\n    importlib.import_module(name)\n` +
+                  `for name in ${JSON.stringify(calls)}:\n` +
+                  `    module, function = name.rsplit(".", 1)\n` +
+                  `    getattr(importlib.import_module(module), function)()`);
 const snapshot = pyodide.makeMemorySnapshot();
 const packed = sparse(snapshot);
 writeFileSync(out, gzipSync(packed, { level: 9 }));

@@ -1,7 +1,8 @@
 // Start-up glue that must work before Python is ready. No matching logic here.
 //  1. A watchdog: PyScript reports a failed interpreter or file load only to the
 //     console, so any such failure before the engine is ready is shown on the page.
-//  2. Drag and drop onto the file slots: a dropped file is put into the slot's
+//  2. The worked example's files, requested as the page starts.
+//  3. Drag and drop onto the file slots: a dropped file is put into the slot's
 //     <input type="file">, where app.py reads it (at once, or when it starts).
 (() => {
   "use strict";
@@ -26,6 +27,16 @@
   // PyScript imports the same module (its config's interpreter) and finds them
   // under way. Its failures are reported where PyScript imports it.
   import(new URL("./vendor/pyodide/start.mjs", document.baseURI).href).catch(() => {});
+  // The worked example's two small files, requested now rather than when app.py
+  // runs, so they have arrived by then (app.py reads them unless files were
+  // picked before the engine was ready).
+  // One promise for both, resolved to [{key, url, ok, status, buffer}].
+  window.ngramExamples = Promise.all(
+    [["a", "./static/examples/test-set.json"], ["b", "./static/examples/training-corpus.json"]]
+      .map(([key, url]) => fetch(url).then(async (response) => ({
+        key, url, ok: response.ok, status: response.status,
+        buffer: response.ok ? await response.arrayBuffer() : new ArrayBuffer(0),
+      }))));
   // For the benchmark: when the interpreter was up, before app.py ran.
   addEventListener("py:ready", () => { window.__pyReadyAt = performance.now(); });
   // app.py starts its work as a task and returns at once, so py:done says nothing
