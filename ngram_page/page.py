@@ -6,7 +6,9 @@ cache, and runs a check from the slots' rows to a drawn result, writing the
 shared link and the body's markers (``data-busy``, ``data-runs``,
 ``data-loads``, ``data-selected``, ``data-timing``) the tests and the
 benchmark wait on. After the result is drawn (``data-runs``), its report is
-computed (:mod:`ngram_page.reporting`); ``data-busy`` turns 0 when that is done.
+computed (:mod:`ngram_page.reporting`). ``data-busy`` is 1 from the moment a
+run is asked for until the latest run asked for ends (its report done, or
+cancelled), so a wait on it never takes an earlier run's end for this one's.
 
 The worked example is checked only against itself: once the person loads a
 file into one slot, the example leaves the other, which asks for a file, so
@@ -15,7 +17,6 @@ no result ever mixes the person's file with the example.
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from ngram_core import CheckCache, InputError, check_steps
@@ -170,7 +171,17 @@ class Page:
         if read is None or not self.checkable():
             self.stale(True)
             return
-        self.runner.start(self.run(read))
+        mark("busy", "1")      # at once: a wait for this run's end cannot take an earlier one's
+        self.runner.start(self.run(read)).add_done_callback(self.run_ended)
+
+    def run_ended(self, task) -> None:
+        """A run ended, done or cancelled (even before it began): ``data-busy`` goes
+        to 0 unless a newer run has replaced it."""
+        if task is not self.runner.task:
+            return
+        if task.cancelled():
+            set_text("stage", "Cancelled.")
+        mark("busy", "0")
 
     def cancel(self) -> None:
         if self.runner.cancel():
@@ -180,7 +191,6 @@ class Page:
         runner, settings = self.runner, read.settings
         started = runner.restart()
         self.verdict.working(True)
-        mark("busy", "1")
         a, b = self.slots["a"], self.slots["b"]
         try:
             with collection_paused():
@@ -195,10 +205,8 @@ class Page:
                     except InputError as e:
                         slot.show_error(str(e))
                         self.stale(True)
-                        mark("busy", "0")
                         return
                 if not self.checkable():         # a slot changed meanwhile
-                    mark("busy", "0")
                     return
                 (a_rows, _), (b_rows, b_files) = rows["a"], rows["b"]
                 fields = (a.chosen_text_fields(), b.chosen_text_fields())
@@ -206,10 +214,6 @@ class Page:
                     check_steps(a_rows, b_rows, settings, self.cache, b_files=b_files,
                                 fields=fields),
                     show_progress)
-        except asyncio.CancelledError:
-            set_text("stage", "Cancelled.")
-            mark("busy", "0")
-            raise
         finally:
             self.verdict.working(False)
         await runner.turn("checked")
@@ -228,15 +232,11 @@ class Page:
         if relist:
             await b.fill_field_lists(runner)     # B's chosen fields follow A's
         computed = time.perf_counter()
-        try:
-            await self.draw_result()
-            done = time.perf_counter()
-            await runner.breathe("drawing")
-            runner.report(started, computed, done)
-            await self.report.compute(result, self.shown, self.runs,
-                                      self.explorer.definitions_ready)
-        finally:
-            mark("busy", "0")
+        await self.draw_result()
+        done = time.perf_counter()
+        await runner.breathe("drawing")
+        runner.report(started, computed, done)
+        await self.report.compute(result, self.shown, self.runs, self.explorer.definitions_ready)
 
     def write_link(self, read) -> None:
         """Put the settings and chosen fields in the page's URL, for sharing."""

@@ -27,9 +27,10 @@ def loads(page) -> int:
     return int(page.get_attribute("body", "data-loads") or 0)
 
 
-def wait_for_loads(page, before: int):
+def wait_for_loads(page, before: int, timeout=None):
     """Wait until a slot finished reading (or refusing) files after `before` reads."""
-    page.wait_for_function(f"Number(document.body.dataset.loads || 0) > {before}")
+    page.wait_for_function(f"Number(document.body.dataset.loads || 0) > {before}",
+                           timeout=timeout)
 
 
 def as_files(items):
@@ -43,18 +44,21 @@ def as_files(items):
             for item in items]
 
 
-def put(page, slot, *items):
+def put(page, slot, *items, timeout=None):
     """Pick files in a slot's input and wait until the slot has read them (no run wait)."""
     before = loads(page)
     page.set_input_files(f"#file-{slot}", as_files(items))
-    wait_for_loads(page, before)
+    wait_for_loads(page, before, timeout)
 
 
 def load_pair(page, a, b, timeout=None):
-    """Load file A, then file B (one item or a list), and wait for the check of both."""
+    """Load file A, then file B (one item or a list), and wait for the check of both.
+
+    B read, its check is under way (``data-busy`` is 1 until that check ends,
+    whatever run A's file started and B's cancelled or outran)."""
     before = runs(page)
-    put(page, "a", *(a if isinstance(a, list) else [a]))
-    page.set_input_files("#file-b", as_files(b if isinstance(b, list) else [b]))
+    put(page, "a", *(a if isinstance(a, list) else [a]), timeout=timeout)
+    put(page, "b", *(b if isinstance(b, list) else [b]), timeout=timeout)
     if timeout is None:
         wait_for_run(page, before)
     else:
