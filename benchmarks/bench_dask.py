@@ -436,6 +436,9 @@ def bench_table(kind: str, sizes: list[float], args, janitor: tuple, blocksize: 
 
         d_paths = all_shards[:max(1, round(min(size, args.dask_max_mb) / args.shard_mb))]
         d_mb = mb(d_paths)
+        if args.dask_max_mb > 0 and d_paths != b_paths:
+            notes.append(f"Dask streams at most --dask-max-mb {args.dask_max_mb:g}: at B "
+                         f"{b_mb:.0f} MB it ran on the first {d_mb:.0f} MB")
         if len(d_paths) not in dask_done and args.dask_max_mb > 0:
             dask_done.add(len(d_paths))
             results = {}
@@ -474,14 +477,14 @@ def bench_table(kind: str, sizes: list[float], args, janitor: tuple, blocksize: 
     print("| B MB | engine | workers | seconds | MB/s | peak MB per worker (or process) "
           "| A rows flagged |")
     print("|---:|---|---:|---:|---:|---:|---:|")
-    for b_mb, engine, workers, seconds, runs, peak, flag in rows:
+    for b_mb, engine, workers, seconds, runs, peak, flag in sorted(rows, key=lambda r: r[0]):
         how = "" if runs > 1 else " (1 run)"
         print(f"| {b_mb:.0f} | {engine} | {workers} | {seconds:.1f}{how} | "
               f"{b_mb / seconds:.2f} | {peak:.0f} | {flag:,} |")
     print()
-    print(f"Times: median of {args.repeat} runs"
+    print((f"Times: median of {args.repeat} runs" if args.repeat > 1 else "Times: 1 run each")
           + (f", 1 run at the largest size ({sizes[-1]:g} MB)"
-             if args.repeat_largest == 1 and len(sizes) > 1 else "")
+             if args.repeat > 1 and args.repeat_largest == 1 and len(sizes) > 1 else "")
           + "; Dask times exclude cluster start-up. Peak = VmHWM of the process (worker, "
             "command, janitor or B-indexed-whole subprocess). The janitor tokenizes "
             "differently (whitespace words, ASCII lower-casing and punctuation deleted), "
