@@ -34,7 +34,10 @@ in any order, and a partition run twice (a retried task) changes nothing.
 The caller keeps these partials, never B's rows: memory is A's index, one
 piece of B and A-sized partials. Each piece's windows are hashed all at once
 (numpy, :mod:`~ngram_core.window_filter`; every position without numpy) and
-only the positions whose hash A's windows share are looked up exactly.
+only the positions whose hash A's windows share are looked up exactly. B's
+rows are tokenized a piece at a time by :mod:`~ngram_core.tokenize_arrow` (the
+same ids as :func:`~ngram_core.tokenize.tokenize_rows`, which it falls back to
+without pyarrow and numpy).
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ from .result import Report
 from .settings import Settings
 from .steps import run_steps
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
+from .tokenize_arrow import tokenize_rows_arrow
 try:
     from .window_filter import WindowBits
 except ImportError:               # no numpy: every position of B is looked up exactly
@@ -185,6 +189,10 @@ def _by_line(options: ReadOptions) -> bool:
 
 # --- the index of A and the walk of one partition ------------------------------
 
+#: Raw tokens of B whose ids a worker's tokenizer keeps from one piece to the next.
+RAW_TOKENS_KEPT = 1 << 20
+
+
 @dataclass
 class AIndex:
     """A's windows (no cap) and whole rows, and what a worker needs to tokenize B alike."""
@@ -202,9 +210,21 @@ class AIndex:
     bits: WindowBits                   # A's windows hashed: B's first pass (window_filter)
     prefix_bits: WindowBits | None     # the short rows' prefixes hashed (None: no short row)
 
+    #: the tokenizer, made on first use in each process (never pickled)
+    _tokenizer: Tokenizer | None = field(default=None, init=False, repr=False, compare=False)
+
     def tokenizer(self) -> Tokenizer:
-        """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match."""
-        return Tokenizer(self.mode, self.layers, self.backend, self.vocabulary)
+        """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match.
+        One per index, so the raw tokens it has looked up stay known from one piece
+        of B to the next (a frozen vocabulary gives a token the same id every time),
+        up to :data:`RAW_TOKENS_KEPT` of them: then it starts afresh, so memory
+        does not grow with B."""
+        if self._tokenizer is None or len(self._tokenizer._vocab) > RAW_TOKENS_KEPT:
+            self._tokenizer = Tokenizer(self.mode, self.layers, self.backend, self.vocabulary)
+        return self._tokenizer
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_tokenizer": None}
 
     def without(self, ignored: set[bytes]) -> AIndex:
         """The same index without the windows the frequency filter ignores."""
@@ -275,7 +295,7 @@ def count_partition(part: Partition, fields: list[str], id_field: str,
     counts: dict[bytes, int] = {}
     try:
         for rows in partition_chunks(part, fields, id_field):
-            b = tokenize_rows(rows, index.tokenizer())
+            b = tokenize_rows_arrow(rows, index.tokenizer())
             for key, rows_in in run_steps(count_rows_steps(b, index.n, index.windows)).items():
                 counts[key] = counts.get(key, 0) + rows_in
     except InputError as e:
@@ -393,7 +413,7 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
                before: dict[bytes, int]) -> None:
     """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows."""
     tokenizer = index.tokenizer()
-    b = tokenize_rows(rows, tokenizer)
+    b = tokenize_rows_arrow(rows, tokenizer)
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
     a_offsets = index.offsets

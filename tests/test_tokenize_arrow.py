@@ -122,3 +122,9 @@ def test_regex_backend_is_not_reproduced():
 def test_no_rows():
     b = tokenize_rows_arrow([], Tokenizer())
     assert (list(b.ids), b.offsets) == ([], [0])
+
+
+def test_without_pyarrow_the_reference_runs(monkeypatch):
+    monkeypatch.setattr(tokenize_arrow, "pa", None)
+    assert not handles(Tokenizer())
+    assert_same(["Fact: the MOON,", "日本語"])
