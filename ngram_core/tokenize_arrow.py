@@ -75,26 +75,39 @@ def handles(tokenizer: Tokenizer) -> bool:
     return pa is not None and (tokenizer.mode == "strict" or tokenizer.backend == "re")
 
 
+@lru_cache(maxsize=1)
+def _categories():
+    """The general category of every code point U+0000..U+10FFFF, as an index into
+    the list of category names (a numpy uint8 array), and that list."""
+    categories = _bmp_table()[0] + list(map(unicodedata.category,
+                                            map(chr, range(0x10000, _CODE_POINTS))))
+    names = sorted(set(categories))
+    number = {name: i for i, name in enumerate(names)}
+    return np.frombuffer(bytes(map(number.__getitem__, categories)), dtype=np.uint8), names
+
+
+@lru_cache(maxsize=2)
+def _ascii_tokens(mode: str) -> bytes:
+    """A ``bytes.translate`` table: each ASCII byte -> 1 if a token character, else 0."""
+    return bytes(int(kind != NONE) for kind in kinds(mode)[:128]) + bytes(128)
+
+
 @lru_cache(maxsize=2)
 def kinds(mode: str):
     """The kind of every code point U+0000..U+10FFFF in a mode, as a numpy uint8 array.
 
-    >>> [int(kinds("loose")[ord(c)]) for c in " a\\u0301日\\uff9e"]
+    >>> [int(kinds("loose")[ord(c)]) for c in " a\u0301日\uff9e"]
     [0, 1, 2, 3, 4]
     >>> [int(kinds("strict")[ord(c)]) for c in " ,"]
     [0, 1]
     """
-    categories = _bmp_table()[0] + list(map(unicodedata.category,
-                                            map(chr, range(0x10000, _CODE_POINTS))))
+    category, names = _categories()
     if mode == "strict":
-        token = np.frombuffer(bytes(not chr(cp).isspace() for cp in range(_CODE_POINTS)),
-                              dtype=np.uint8).astype(bool)
+        token = ~np.frombuffer(bytes(map(str.isspace, map(chr, range(_CODE_POINTS)))),
+                               dtype=bool)
     else:
-        in_class = {c: _in_token_class(c) for c in set(categories)}
-        token = np.frombuffer(bytes(map(in_class.__getitem__, categories)),
-                              dtype=np.uint8).astype(bool)
-    is_mark = {c: c[0] == "M" for c in set(categories)}
-    mark = np.frombuffer(bytes(map(is_mark.__getitem__, categories)), dtype=np.uint8).astype(bool)
+        token = np.array([_in_token_class(name) for name in names])[category]
+    mark = np.array([name[0] == "M" for name in names])[category]
     in_block = np.zeros(_CODE_POINTS, dtype=bool)
     for first, last in UNSPACED_BLOCKS:
         in_block[first:last + 1] = True
@@ -162,26 +175,36 @@ def raw_tokens(texts: list[str], mode: str):
     (['Fact', 'the', 'MOON', '日', '本'], [0, 1, 2, 1, 3, 4], [0, 3, 3, 6])
     """
     joined = "\n" + "\n".join(texts) + "\n"     # no token holds a newline, in either mode
-    ascii = joined.isascii()
-    # one array element per code point: bytes for ASCII text, else UTF-32
-    chars = np.frombuffer(joined.encode("ascii") if ascii else joined.encode("utf-32-le"),
-                          dtype=np.uint8 if ascii else np.uint32)
-    kind = kinds(mode)[chars]
-    if ascii or kind.max() <= OTHER:      # tokens are the runs of token characters
-        token = kind != NONE
-        starts = np.zeros(len(kind), dtype=bool)
+    if joined.isascii():                  # a byte per character; tokens are runs of token bytes
+        data = joined.encode("ascii")
+        chars = np.frombuffer(data, dtype=np.uint8)
+        token = np.frombuffer(data.translate(_ascii_tokens(mode)), dtype=bool)
+        starts = np.zeros(len(token), dtype=bool)
         starts[1:] = token[1:] & ~token[:-1]
-    else:
-        token, starts = _token_starts(kind)
+    else:                                 # UTF-32: an element per character
+        chars = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        kind = kinds(mode)[chars]
+        if kind.max() <= OTHER:           # no mark, no unspaced character
+            token = kind != NONE
+            starts = np.zeros(len(kind), dtype=bool)
+            starts[1:] = token[1:] & ~token[:-1]
+        else:
+            token, starts = _token_starts(kind)
     start_at = np.flatnonzero(starts)
     # a token ends before the first character after it that does not go on with it
     goes_on = token & ~starts
     end_at = np.flatnonzero(token[:-1] & ~goes_on[1:]) + 1
     token_offsets = np.zeros(len(start_at) + 1, dtype=np.int64)
     np.cumsum((end_at - start_at) * chars.itemsize, out=token_offsets[1:])
-    raw = pa.Array.from_buffers(pa.large_string() if ascii else pa.large_binary(), len(start_at),
+    ascii = chars.itemsize == 1
+    if token_offsets[-1] < 2**31:         # 32-bit offsets: dictionary encoding is faster
+        array_type = pa.string() if ascii else pa.binary()
+        token_offsets = token_offsets.astype(np.int32)
+    else:
+        array_type = pa.large_string() if ascii else pa.large_binary()
+    raw = pa.Array.from_buffers(array_type, len(start_at),
                                 [None, pa.py_buffer(token_offsets),
-                                 pa.py_buffer(chars[token].view(np.uint8))])
+                                 pa.py_buffer(np.ascontiguousarray(chars[token]).view(np.uint8))])
     encoded = raw.dictionary_encode()
     distinct = encoded.dictionary.to_pylist()
     if not ascii:

@@ -69,6 +69,22 @@ def test_every_code_point_with_the_default_layers():
     assert_same(texts)
 
 
+@pytest.mark.parametrize("mode", ["loose", "strict"])
+def test_every_pair_of_ascii_characters(mode):
+    """All-ASCII batches take their own path (a byte per character)."""
+    ascii = [chr(cp) for cp in range(128)]
+    texts = [a + b + c for a in ascii for b in ascii for c in "a ."]
+    assert_same(texts, mode, layers=())
+    assert_same(texts, mode)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(max_codepoint=127), max_size=30), max_size=8),
+       st.sampled_from(["loose", "strict"]))
+def test_random_ascii_rows_tokenize_as_the_reference(rows, mode):
+    assert_same(rows, mode)
+
+
 TRICKY = (
     "aAzZ09 \t\n\r\x0b\x0c\x1c\x85\xa0\u2028\u3000.,:;-'\"!?()"
     "éÉüçñØßÆ"                        # precomposed Latin
