@@ -424,28 +424,33 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
     # only the positions whose window may be one of A's are looked up (window_filter)
     candidates = index.bits.candidates(buf, b.offsets)
     prefixed = index.prefix_bits.candidates(buf, b.offsets) if index.prefix_bits else []
-    hi = prefixed_hi = 0
     short_min = index.short_min
     seen, cap = out.seen, index.cap
-    for r in range(len(rows)):
-        start, end = b.offsets[r], b.offsets[r + 1]
-        if rows[r].blank:
-            out.blank += 1
-        elif end - start < n:
-            out.short += 1
-        out.tokens += end - start
-        if end > start:
-            for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
+    offsets = b.offsets
+    blank = [row.blank for row in rows]
+    out.blank += sum(blank)
+    out.short += sum(not is_blank and end - start < n
+                     for is_blank, start, end in zip(blank, offsets, offsets[1:]))
+    out.tokens += offsets[-1] - offsets[0]
+    whole_rows = index.rows_by_tokens
+    whole_sizes = {len(key) for key in whole_rows}      # a B row of another size is none
+    for r, (start, end) in enumerate(zip(offsets, offsets[1:])):
+        if end > start and 4 * (end - start) in whole_sizes:
+            for a_row in whole_rows.get(buf[4 * start:4 * end], ()):
                 out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
-        prefixed_lo = prefixed_hi
-        prefixed_hi = bisect_left(prefixed, end - short_min + 1, prefixed_lo)
+    # only the rows holding a candidate position (of a window or a short row's first
+    # tokens; each lies in one row) are walked further, in order
+    walked = sorted({bisect_right(offsets, g) - 1 for g in (*candidates, *prefixed)})
+    for r in walked:
+        start, end = offsets[r], offsets[r + 1]
+        lo, hi = bisect_left(prefixed, start), bisect_left(prefixed, end - short_min + 1)
         for a_row, b_start in contained_in_row(index.short_rows, short_min, buf, start, end,
-                                               prefixed[prefixed_lo:prefixed_hi]):
+                                               prefixed[lo:hi]):
             if a_row not in contained_at and a_row not in out.contained:
                 contained_at[a_row] = (r, b_start)
         runs: dict[int, list[int]] = {}
         finished = []
-        lo, hi = hi, bisect_left(candidates, end - n + 1, hi)
+        lo, hi = bisect_left(candidates, start), bisect_left(candidates, end - n + 1)
         for g in candidates[lo:hi]:
             window = buf[4 * g:4 * g + width]
             value = get(window)
