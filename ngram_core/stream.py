@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
@@ -440,7 +440,11 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
                 out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
     # only the rows holding a candidate position (of a window or a short row's first
     # tokens; each lies in one row) are walked further, in order
-    walked = sorted({bisect_right(offsets, g) - 1 for g in (*candidates, *prefixed)})
+    if len(candidates) + len(prefixed) < len(rows):
+        walked: Iterable[int] = sorted({bisect_right(offsets, g) - 1
+                                        for g in (*candidates, *prefixed)})
+    else:                         # most rows hold one: each row, no need to find which
+        walked = range(len(rows))
     for r in walked:
         start, end = offsets[r], offsets[r + 1]
         lo, hi = bisect_left(prefixed, start), bisect_left(prefixed, end - short_min + 1)
