@@ -17,8 +17,9 @@ both modes, any layers, a frozen or a growing vocabulary::
 
 How, for a batch of row texts:
 
-1. the texts go into one Arrow string array, whose UTF-8 bytes numpy decodes to
-   code points;
+1. the texts are joined by newlines (no token holds one, in either mode) and
+   encoded: as bytes when all ASCII, else as UTF-32, one numpy element per
+   code point;
 2. each code point's kind is looked up in a table built from Python's
    :mod:`unicodedata` exactly as :mod:`~ngram_core.tokenize` defines its classes
    (so it is that module's rule whatever Unicode version pyarrow or RE2 has):
@@ -32,8 +33,10 @@ How, for a batch of row texts:
    an unspaced character, or another token character after a token that did.
    A combining mark joins any token before it. ``"GPT4は日"`` ->
    ``GPT4 | は | 日``; ``"aﾞﾞ"`` -> ``a | ﾞﾞ``;
-4. the tokens' bytes, end to end, become an Arrow string array, dictionary
-   encoded (distinct tokens in first-seen order); each distinct one goes through
+4. the tokens' characters, end to end, become an Arrow string (ASCII) or binary
+   (UTF-32) array, dictionary encoded (distinct tokens in first-seen order),
+   and each row's tokens are the half-open range ``[bounds[r], bounds[r + 1])``
+   of them (:func:`raw_tokens`); each distinct one goes through
    the tokenizer's own vocabulary (which normalizes it and gives its id, -1 when
    it normalizes to nothing, as :meth:`~ngram_core.tokenize.Tokenizer.ids`
    does), and numpy gathers the ids, drops the -1s and counts each row's
@@ -41,8 +44,8 @@ How, for a batch of row texts:
    occur, so a growing vocabulary assigns the same ids as the reference too.
 
 Only the ``re`` backend's tokens are reproduced (strict mode always uses it);
-with the ``regex`` backend, for a text that UTF-8 cannot hold (a lone
-surrogate), or without pyarrow and numpy, :func:`tokenize_rows_arrow` returns
+with the ``regex`` backend, for a batch holding a lone surrogate (which UTF-32
+cannot encode; the readers replace them), or without pyarrow and numpy, :func:`tokenize_rows_arrow` returns
 :func:`~ngram_core.tokenize.tokenize_rows` itself. This module imports without
 them; :func:`handles` says whether the fast path runs for a tokenizer.
 """
@@ -65,7 +68,8 @@ except ImportError:                # the caller's rows go through tokenize_rows
 #: The kinds of code point (see the module docstring).
 NONE, OTHER, MARK, UNSPACED, SOUND_MARK = range(5)
 _CODE_POINTS = 0x110000
-#: Characters of row text tokenized at a time (bounds the arrays: about 40 bytes each).
+#: Characters of row text tokenized at a time (bounds the arrays: a few tens of bytes
+#: a character).
 BATCH_CHARS = 1 << 22
 
 
