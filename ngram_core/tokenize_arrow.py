@@ -127,7 +127,9 @@ def kinds(mode: str):
 
 def tokenize_rows_arrow(rows, tokenizer: Tokenizer) -> TokenizedRows:
     """``tokenize_rows(rows, tokenizer)``, a batch of rows at a time (see the module
-    docstring); the reference itself where this path cannot run."""
+    docstring); the reference itself where this path cannot run, and for a row
+    longer than :data:`BATCH_CHARS` (which it tokenizes piece by piece, in bounded
+    memory)."""
     rows = list(rows)
     if not handles(tokenizer):
         return tokenize_rows(rows, tokenizer)
@@ -136,20 +138,31 @@ def tokenize_rows_arrow(rows, tokenizer: Tokenizer) -> TokenizedRows:
     first = 0
     while first < len(rows):
         last, chars = first, 0
-        while last < len(rows) and (chars < BATCH_CHARS or last == first):
-            chars += len(rows[last].text)
+        while last < len(rows) and chars < BATCH_CHARS:
+            size = len(rows[last].text)
+            if size > BATCH_CHARS:
+                last += last == first          # alone, by the reference
+                break
+            chars += size
             last += 1
-        texts = [row.text for row in rows[first:last]]
-        try:
-            batch_ids, batch_offsets = token_ids(texts, tokenizer)
-        except UnicodeEncodeError:                       # a lone surrogate
-            part = tokenize_rows(rows[first:last], tokenizer)
-            batch_ids, batch_offsets = part.ids, part.offsets
+        batch_ids, batch_offsets = _batch_ids(rows[first:last], tokenizer)
         base = len(ids)
         ids.extend(batch_ids)
         offsets.extend(base + end for end in batch_offsets[1:])
         first = last
     return TokenizedRows(rows, ids, offsets)
+
+
+def _batch_ids(batch: list, tokenizer: Tokenizer) -> tuple[array, list[int]]:
+    """:func:`token_ids` of a batch of rows, or the reference's for a row longer than
+    :data:`BATCH_CHARS` alone or for a batch holding a lone surrogate."""
+    if len(batch) > 1 or len(batch[0].text) <= BATCH_CHARS:
+        try:
+            return token_ids([row.text for row in batch], tokenizer)
+        except UnicodeEncodeError:
+            pass
+    done = tokenize_rows(batch, tokenizer)
+    return done.ids, done.offsets
 
 
 def _token_starts(kind):

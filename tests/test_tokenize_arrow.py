@@ -3,6 +3,7 @@ tokenize_rows: the same ids and offsets on every code point and on random text."
 
 from __future__ import annotations
 
+import random
 import sys
 from itertools import accumulate
 
@@ -124,6 +125,18 @@ def test_batches_keep_first_seen_order(monkeypatch):
     """Rows split into batches: a growing vocabulary still numbers tokens in order."""
     monkeypatch.setattr(tokenize_arrow, "BATCH_CHARS", 7)
     assert_same(["b a", "", "c b a d", "日本 x", "e\u00ad f", "a" * 30, "z y"])
+
+
+def test_long_rows(monkeypatch):
+    """Rows longer than the reference's pieces (PIECE_CHARS), whole in a batch; and
+    rows longer than a batch, which go to the reference alone."""
+    rng = random.Random(20)
+    texts = ["".join(rng.choices(TRICKY, k=size)) for size in (70_000, 5, 140_000, 0, 90_000)]
+    texts += ["word " * 30_000, "日本語" * 30_000]
+    assert_same(texts)
+    assert_same(texts, "strict")
+    monkeypatch.setattr(tokenize_arrow, "BATCH_CHARS", 80_000)
+    assert_same(texts)
 
 
 def test_lone_surrogate_takes_the_reference_path():
