@@ -189,8 +189,9 @@ def _by_line(options: ReadOptions) -> bool:
 
 # --- the index of A and the walk of one partition ------------------------------
 
-#: Raw tokens of B whose ids a worker's tokenizer keeps from one piece to the next.
-RAW_TOKENS_KEPT = 1 << 20
+#: Raw tokens of B whose ids a worker's tokenizer keeps from one piece to the next
+#: (about 30 MB of them; a piece of 16 MB of text may hold 100,000 distinct ones).
+RAW_TOKENS_KEPT = 1 << 18
 
 
 @dataclass

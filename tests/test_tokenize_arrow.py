@@ -157,3 +157,19 @@ def test_without_pyarrow_the_reference_runs(monkeypatch):
     monkeypatch.setattr(tokenize_arrow, "pa", None)
     assert not handles(Tokenizer())
     assert_same(["Fact: the MOON,", "日本語"])
+
+
+def test_a_streamed_index_keeps_one_tokenizer_never_pickled(monkeypatch):
+    import pickle
+
+    from ngram_core import Settings
+    from ngram_core import stream
+
+    _, _, index = stream.index_a(rows_of(["one two three four five six seven eight nine "
+                                          "ten eleven twelve thirteen"]), Settings())
+    tokenizer = index.tokenizer()
+    assert index.tokenizer() is tokenizer
+    assert pickle.loads(pickle.dumps(index))._tokenizer is None
+    monkeypatch.setattr(stream, "RAW_TOKENS_KEPT", 2)
+    tokenize_rows_arrow(rows_of(["x y z w"]), tokenizer)     # 4 raw tokens looked up
+    assert index.tokenizer() is not tokenizer                # so it starts afresh
