@@ -43,6 +43,7 @@ without pyarrow and numpy).
 from __future__ import annotations
 
 import os
+import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -211,21 +212,25 @@ class AIndex:
     bits: WindowBits                   # A's windows hashed: B's first pass (window_filter)
     prefix_bits: WindowBits | None     # the short rows' prefixes hashed (None: no short row)
 
-    #: the tokenizer, made on first use in each process (never pickled)
-    _tokenizer: Tokenizer | None = field(default=None, init=False, repr=False, compare=False)
+    #: the tokenizer of each thread, made on first use (never pickled)
+    _tokenizers: dict[int, Tokenizer] = field(default_factory=dict, init=False, repr=False,
+                                              compare=False)
 
     def tokenizer(self) -> Tokenizer:
         """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match.
-        One per index, so the raw tokens it has looked up stay known from one piece
-        of B to the next (a frozen vocabulary gives a token the same id every time),
-        up to :data:`RAW_TOKENS_KEPT` of them: then it starts afresh, so memory
-        does not grow with B."""
-        if self._tokenizer is None or len(self._tokenizer._vocab) > RAW_TOKENS_KEPT:
-            self._tokenizer = Tokenizer(self.mode, self.layers, self.backend, self.vocabulary)
-        return self._tokenizer
+        One per index and thread, so the raw tokens it has looked up stay known from
+        one piece of B to the next (a frozen vocabulary gives a token the same id
+        every time), up to :data:`RAW_TOKENS_KEPT` of them: then it starts afresh,
+        so memory does not grow with B."""
+        thread = threading.get_ident()
+        tokenizer = self._tokenizers.get(thread)
+        if tokenizer is None or len(tokenizer._vocab) > RAW_TOKENS_KEPT:
+            tokenizer = self._tokenizers[thread] = Tokenizer(self.mode, self.layers,
+                                                             self.backend, self.vocabulary)
+        return tokenizer
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_tokenizer": None}
+        return {**self.__dict__, "_tokenizers": {}}
 
     def without(self, ignored: set[bytes]) -> AIndex:
         """The same index without the windows the frequency filter ignores."""

@@ -159,7 +159,7 @@ def test_without_pyarrow_the_reference_runs(monkeypatch):
     assert_same(["Fact: the MOON,", "日本語"])
 
 
-def test_a_streamed_index_keeps_one_tokenizer_never_pickled(monkeypatch):
+def test_a_streamed_index_keeps_its_tokenizer_never_pickled(monkeypatch):
     import pickle
 
     from ngram_core import Settings
@@ -169,7 +169,7 @@ def test_a_streamed_index_keeps_one_tokenizer_never_pickled(monkeypatch):
                                           "ten eleven twelve thirteen"]), Settings())
     tokenizer = index.tokenizer()
     assert index.tokenizer() is tokenizer
-    assert pickle.loads(pickle.dumps(index))._tokenizer is None
+    assert pickle.loads(pickle.dumps(index))._tokenizers == {}
     monkeypatch.setattr(stream, "RAW_TOKENS_KEPT", 2)
     tokenize_rows_arrow(rows_of(["x y z w"]), tokenizer)     # 4 raw tokens looked up
     assert index.tokenizer() is not tokenizer                # so it starts afresh
