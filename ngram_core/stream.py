@@ -34,14 +34,18 @@ in any order, and a partition run twice (a retried task) changes nothing.
 The caller keeps these partials, never B's rows: memory is A's index, one
 piece of B and A-sized partials. Each piece's windows are hashed all at once
 (numpy, :mod:`~ngram_core.window_filter`; every position without numpy) and
-only the positions whose hash A's windows share are looked up exactly.
+only the positions whose hash A's windows share are looked up exactly. B's
+rows are tokenized a piece at a time by :mod:`~ngram_core.tokenize_arrow` (the
+same ids as :func:`~ngram_core.tokenize.tokenize_rows`, which it falls back to
+without pyarrow and numpy).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
@@ -66,6 +70,7 @@ from .result import Report
 from .settings import Settings
 from .steps import run_steps
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
+from .tokenize_arrow import tokenize_rows_arrow
 try:
     from .window_filter import WindowBits
 except ImportError:               # no numpy: every position of B is looked up exactly
@@ -185,6 +190,11 @@ def _by_line(options: ReadOptions) -> bool:
 
 # --- the index of A and the walk of one partition ------------------------------
 
+#: Raw tokens of B whose ids a worker's tokenizer keeps from one piece to the next
+#: (about 30 MB of them; a piece of 16 MB of text may hold 100,000 distinct ones).
+RAW_TOKENS_KEPT = 1 << 18
+
+
 @dataclass
 class AIndex:
     """A's windows (no cap) and whole rows, and what a worker needs to tokenize B alike."""
@@ -202,9 +212,25 @@ class AIndex:
     bits: WindowBits                   # A's windows hashed: B's first pass (window_filter)
     prefix_bits: WindowBits | None     # the short rows' prefixes hashed (None: no short row)
 
+    #: the tokenizer of each thread, made on first use (never pickled)
+    _tokenizers: dict[int, Tokenizer] = field(default_factory=dict, init=False, repr=False,
+                                              compare=False)
+
     def tokenizer(self) -> Tokenizer:
-        """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match."""
-        return Tokenizer(self.mode, self.layers, self.backend, self.vocabulary)
+        """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match.
+        One per index and thread, so the raw tokens it has looked up stay known from
+        one piece of B to the next (a frozen vocabulary gives a token the same id
+        every time), up to :data:`RAW_TOKENS_KEPT` of them: then it starts afresh,
+        so memory does not grow with B."""
+        thread = threading.get_ident()
+        tokenizer = self._tokenizers.get(thread)
+        if tokenizer is None or len(tokenizer._vocab) > RAW_TOKENS_KEPT:
+            tokenizer = self._tokenizers[thread] = Tokenizer(self.mode, self.layers,
+                                                             self.backend, self.vocabulary)
+        return tokenizer
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_tokenizers": {}}
 
     def without(self, ignored: set[bytes]) -> AIndex:
         """The same index without the windows the frequency filter ignores."""
@@ -275,7 +301,7 @@ def count_partition(part: Partition, fields: list[str], id_field: str,
     counts: dict[bytes, int] = {}
     try:
         for rows in partition_chunks(part, fields, id_field):
-            b = tokenize_rows(rows, index.tokenizer())
+            b = tokenize_rows_arrow(rows, index.tokenizer())
             for key, rows_in in run_steps(count_rows_steps(b, index.n, index.windows)).items():
                 counts[key] = counts.get(key, 0) + rows_in
     except InputError as e:
@@ -393,7 +419,7 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
                before: dict[bytes, int]) -> None:
     """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows."""
     tokenizer = index.tokenizer()
-    b = tokenize_rows(rows, tokenizer)
+    b = tokenize_rows_arrow(rows, tokenizer)
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
     a_offsets = index.offsets
@@ -404,28 +430,37 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
     # only the positions whose window may be one of A's are looked up (window_filter)
     candidates = index.bits.candidates(buf, b.offsets)
     prefixed = index.prefix_bits.candidates(buf, b.offsets) if index.prefix_bits else []
-    hi = prefixed_hi = 0
     short_min = index.short_min
     seen, cap = out.seen, index.cap
-    for r in range(len(rows)):
-        start, end = b.offsets[r], b.offsets[r + 1]
-        if rows[r].blank:
-            out.blank += 1
-        elif end - start < n:
-            out.short += 1
-        out.tokens += end - start
-        if end > start:
-            for a_row in index.rows_by_tokens.get(buf[4 * start:4 * end], ()):
+    offsets = b.offsets
+    blank = [row.blank for row in rows]
+    out.blank += sum(blank)
+    out.short += sum(not is_blank and end - start < n
+                     for is_blank, start, end in zip(blank, offsets, offsets[1:]))
+    out.tokens += offsets[-1] - offsets[0]
+    whole_rows = index.rows_by_tokens
+    whole_sizes = {len(key) for key in whole_rows}      # a B row of another size is none
+    for r, (start, end) in enumerate(zip(offsets, offsets[1:])):
+        if end > start and 4 * (end - start) in whole_sizes:
+            for a_row in whole_rows.get(buf[4 * start:4 * end], ()):
                 out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
-        prefixed_lo = prefixed_hi
-        prefixed_hi = bisect_left(prefixed, end - short_min + 1, prefixed_lo)
+    # only the rows holding a candidate position (of a window or a short row's first
+    # tokens; each lies in one row) are walked further, in order
+    if len(candidates) + len(prefixed) < len(rows):
+        walked: Iterable[int] = sorted({bisect_right(offsets, g) - 1
+                                        for g in (*candidates, *prefixed)})
+    else:                         # most rows hold one: each row, no need to find which
+        walked = range(len(rows))
+    for r in walked:
+        start, end = offsets[r], offsets[r + 1]
+        lo, hi = bisect_left(prefixed, start), bisect_left(prefixed, end - short_min + 1)
         for a_row, b_start in contained_in_row(index.short_rows, short_min, buf, start, end,
-                                               prefixed[prefixed_lo:prefixed_hi]):
+                                               prefixed[lo:hi]):
             if a_row not in contained_at and a_row not in out.contained:
                 contained_at[a_row] = (r, b_start)
         runs: dict[int, list[int]] = {}
         finished = []
-        lo, hi = hi, bisect_left(candidates, end - n + 1, hi)
+        lo, hi = bisect_left(candidates, start), bisect_left(candidates, end - n + 1)
         for g in candidates[lo:hi]:
             window = buf[4 * g:4 * g + width]
             value = get(window)

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from ngram_core import InputError, read_rows, read_table
 from ngram_core.fields import detect_id_field, detect_text_fields, select_rows
@@ -165,3 +166,10 @@ def test_json_deeper_than_100_levels_is_refused_before_parsing():
         read_rows(b'{"text": "x", "deep": ' + b"[" * 100 + b"]" * 100 + b"}\n", "a.jsonl")
     ok = b'[{"text": "x", "deep": ' + b"[" * 98 + b"]" * 98 + b"}]"       # 100 levels
     assert read_rows(ok, "a.json")[0].text == "x"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029\u2027é", min_size=1))
+def test_split_lines_cuts_at_cr_and_lf_only(text):
+    from ngram_core.table import LINE_BREAK, split_lines
+    assert split_lines(text) == LINE_BREAK.split(text)
