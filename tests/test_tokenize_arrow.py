@@ -129,7 +129,8 @@ def test_batches_keep_first_seen_order(monkeypatch):
 
 def test_long_rows(monkeypatch):
     """Rows longer than the reference's pieces (PIECE_CHARS), whole in a batch; and
-    rows longer than a batch, which go to the reference alone."""
+    rows weighing more than a batch (non-ASCII characters count four), which go to
+    the reference alone."""
     rng = random.Random(20)
     texts = ["".join(rng.choices(TRICKY, k=size)) for size in (70_000, 5, 140_000, 0, 90_000)]
     texts += ["word " * 30_000, "日本語" * 30_000]
