@@ -40,7 +40,7 @@ test: $(VENV)/.installed dist chromium
 	$(PY) -m mypy
 	$(PY) -m pytest
 
-# About 30 minutes on 2 cores; bench_dask is #20's run (about 22 of them): A of 2 MB,
+# About 40 minutes on 2 cores; bench_dask is #20's run (about 30 of them): A of 2 MB,
 # English-like B of 200 MB and 2 GB (Dask up to 1 GB), Chinese-like B of 200 MB,
 # the command, Dask and lm-evaluation-harness's janitor streaming the same B.
 bench: $(VENV)/.installed dist chromium

@@ -59,16 +59,12 @@ indexed whole at the first size, and the flagged counts of every engine of
 this project on the same B must agree. Each table ends with #20's targets,
 each with its measured value and met / not met.
 
-Wall time of the defaults on 2 shared cores (estimated from runs at 5-20 MB
-and the figures in the README: the command about 15 MB/s on English and 5 MB/s
-on Chinese-like text, a Dask worker 10 MB/s, the janitor 8 MB/s, B indexed
-whole 6 MB/s): writing the data under a minute (once); English 200 MB about
-6 min (B indexed whole 3 x 35 s in about 4 GB, command 3 x 15 s, janitor
-3 x 25 s, Dask 3 x 20 s and 3 x 10 s); 2,000 MB about 9 min (command 2.2 min,
-janitor 4 min, Dask on 1,000 MB 100 s and 45 s); Chinese-like 200 MB about
-6 min (command 3 x 45 s, janitor 3 x 15 s, Dask 3 x 55 s): about 22 min in
-all, and so about 30 min for ``make bench`` with ``bench_core`` and
-``bench_browser``.
+Wall time of the defaults on 2 cores, measured 2026-12-04: 29 minutes
+(English 200 MB about 7 min with B indexed whole 3 x 59 s in 3.7 GB; 2,000 MB
+about 12 min: the command 4.2 min, the janitor 5.9 min, Dask on 1,000 MB
+2.8 min and 1.6 min; Chinese-like 200 MB about 6 min), so about 40 min for
+``make bench`` with ``bench_core`` and ``bench_browser``; writing the data
+takes under a minute, once.
 Only the standard library, dask and distributed are used (and the janitor's
 own venv).
 """
