@@ -2,8 +2,9 @@
 
 What the page does lives in the ngram_page package, one module per job (see
 ngram_page/__init__.py). This file reads the worked example (static/boot.js
-requested it as the page started), connects each control's events to the Page, writes the ready markers the tests and the
-benchmark wait on, then checks the example (or reads the files picked meanwhile).
+requested it as the page started), connects each control's events to the Page,
+writes the ready markers the tests and the benchmark wait on, then checks the
+example (or reads the files picked meanwhile).
 """
 
 import js
