@@ -77,10 +77,12 @@ def launch(p, profile_dir):
         profile_dir, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 
-#: The bytes the page received until ready (bodies as sent), and which files.
-BYTES_SENT = """() => {
+#: The bytes the page received until ready (bodies as sent), and which files: the
+#: page's own requests and those of its start-up workers (vendor/pyodide/early.js).
+BYTES_SENT = """async () => {
   const entries = [...performance.getEntriesByType("navigation"),
-                   ...performance.getEntriesByType("resource")];
+                   ...performance.getEntriesByType("resource"),
+                   ...(window.pyodideEarly ? await window.pyodideEarly.resources() : [])];
   return [entries.reduce((sum, e) => sum + e.encodedBodySize, 0),
           entries.map((e) => new URL(e.name).pathname.split("/").pop())];
 }"""
@@ -89,7 +91,8 @@ PYODIDE_DIR = DIST / "vendor" / "pyodide"
 
 
 #: What the snapshot start fetches instead of Pyodide's plain binary and script.
-SNAPSHOT_START = ("snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz", "start.mjs")
+SNAPSHOT_START = ("snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz", "start.mjs",
+                  "early.js", "early-worker.js")
 
 
 def _size(name: str) -> int:
@@ -99,8 +102,8 @@ def _size(name: str) -> int:
 def plain_start_bytes(sent: int, files: list[str]) -> int:
     """What the same page receives started the plain way (no snapshot, Pyodide's
     files as they are): the snapshot start's files swapped for the plain ones."""
-    swapped = [name for name in SNAPSHOT_START if name in files]
-    plain = [name.removesuffix(".gz") for name in swapped if name.startswith("pyodide.asm.")]
+    swapped = [name for name in files if name in SNAPSHOT_START]     # each time fetched
+    plain = {name.removesuffix(".gz") for name in swapped if name.startswith("pyodide.asm.")}
     return sent - sum(map(_size, swapped)) + sum(map(_size, plain))
 
 

@@ -22,6 +22,8 @@
 - :mod:`~ngram_page.download`  the downloads: both CSVs and the clean split's two files
 - :mod:`~ngram_page.page`      what each user action does, from a change to a drawn result
   and its report
+- :mod:`~ngram_page.start`     the start: the worked example read, every control wired, the
+  ready markers, the first check (app.py only calls it)
 
 Every module imports in CPython too (the browser-only names are ``None``
 there), so the pure helpers are tested without a browser.

@@ -1,4 +1,4 @@
-"""Build dist/: the page, its Python as two zips, and the vendored runtime.
+"""Build dist/: the page, its Python in one archive, and the vendored runtime.
 
     python3 scripts/build_site.py        # after `npm ci`
 
@@ -7,12 +7,15 @@ dist/ is self-contained: any static host serves it as it is
 node_modules (installed from the npm registry by package-lock.json); nothing
 is fetched from anywhere else, and nothing built here is committed.
 
-The tab gets ``ngram_core.zip`` (the engine modules named in ENGINE_MODULES,
-no others: the command-line modules stay out) and ``ngram_page.zip`` (the
-page package), each with its modules' bytecode compiled by the page's own
-Pyodide; index.html's py config unpacks both. The build fails if a
-listed module is missing, or if anything shipped imports an engine module
-that is not listed or is command-line only.
+The tab gets ``python-files.tar.gz``: the engine modules named in
+ENGINE_MODULES (no others: the command-line modules stay out), the page
+package, the bytecode of the page modules the start-up snapshot has not
+imported, and the bytecode of PyScript's own ``pyscript`` package (compiled
+by the page's own Pyodide; PyScript writes that package's sources at start,
+and Python then uses the bytecode instead of compiling them). The page's
+start module writes these files into the interpreter's home before app.py
+runs. The build fails if a listed module is missing, or if anything shipped
+imports an engine module that is not listed or is command-line only.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import zipfile
+import tarfile
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -48,8 +52,11 @@ PAGE_PACKAGE = "ngram_page"
 #: Sent gzipped (the start module unpacks them in the tab); the plain files stay as
 #: the fallback.
 GZIPPED = ("pyodide.asm.wasm", "pyodide.asm.mjs")
-#: The page's interpreter module: starts Pyodide from the snapshot (see the file).
-START_MODULE = ROOT / "scripts" / "start-pyodide.mjs"
+#: The page's interpreter module, which starts Pyodide from the snapshot, and the
+#: page's first script with its worker, which get the snapshot and Pyodide's big
+#: files ready off the page's thread (see the files): source -> name in vendor/pyodide.
+START_FILES = {"start-pyodide.mjs": "start.mjs", "pyodide-early.js": "early.js",
+               "pyodide-early-worker.js": "early-worker.js"}
 SNAPSHOT_SCRIPT = ROOT / "scripts" / "make-snapshot.mjs"
 BYTECODE_SCRIPT = ROOT / "scripts" / "compile-bytecode.mjs"
 #: Standard modules PyScript's own Python (the pyscript package) imports before
@@ -57,8 +64,13 @@ BYTECODE_SCRIPT = ROOT / "scripts" / "compile-bytecode.mjs"
 PYSCRIPT_IMPORTS = ("html", "html.entities")
 #: Modules only the tab has: never imported into the build-time snapshot.
 BROWSER_ONLY = ("js", "pyodide", "pyodide_js", "pyscript")
-#: A fixed time for zip entries, so the same sources give the same bytes.
-ZIP_TIME = (2020, 1, 1, 0, 0, 0)
+#: The page's Python files, as index.html's early.js script names them.
+PYTHON_FILES = "python-files.tar.gz"
+#: PyScript's own Python package, as its build leaves it (a module whose default
+#: export maps each file of the package to its text).
+PYSCRIPT_PACKAGE = ROOT / "node_modules" / "@pyscript" / "core" / "src" / "stdlib" / "pyscript.js"
+#: A fixed time for archive entries, so the same sources give the same bytes.
+ARCHIVE_TIME = 1577836800          # 2020-01-01
 
 
 class BuildError(Exception):
@@ -183,30 +195,51 @@ def browser_free_page_modules(paths: list[pathlib.Path]) -> list[str]:
             if name not in reaching and name != "__init__"]
 
 
-def vendor_pyodide(target: pathlib.Path, modules: list[str], zips: list[pathlib.Path]) -> None:
-    """Pyodide's files, its binary gzipped too, the start module and the snapshot
-    (with ``modules`` and the engine's modules imported, ``zips`` unpacked where
-    the tab unpacks them)."""
+def vendor_pyodide(target: pathlib.Path, modules: list[str], python_files: pathlib.Path) -> None:
+    """Pyodide's files, its binary gzipped too, the start files and the snapshot
+    (with ``modules`` and the engine's modules imported, ``python_files``
+    unpacked where the tab writes them)."""
     target.mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, target / name)
     for name in GZIPPED:
         data = (PYODIDE / name).read_bytes()
         (target / f"{name}.gz").write_bytes(gzip.compress(data, 9, mtime=0))
-    shutil.copy2(START_MODULE, target / "start.mjs")
-    run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), *map(str, zips), *modules,
+    for source, name in START_FILES.items():
+        shutil.copy2(ROOT / "scripts" / source, target / name)
+    run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), str(python_files), *modules,
                                *(f"ngram_core.{name}" for name in ENGINE_MODULES
                                  if name != "__init__"), f"call:{WARM_UP}"],
              "the start-up snapshot")
 
 
-def write_zip(target: pathlib.Path, package: str, paths: list[pathlib.Path]) -> None:
-    """The files into one zip under ``package/``, unpacked into the tab by PyScript's config."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
-        for path in sorted(paths):
-            info = zipfile.ZipInfo(f"{package}/{path.name}", ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, path.read_bytes())
+def stage_python(stage: pathlib.Path, engine: list[pathlib.Path], page: list[pathlib.Path],
+                 snapshot_modules: list[str]) -> None:
+    """The page's Python files laid out under ``stage`` as the tab gets them: the
+    sources, and bytecode (compiled by the page's Pyodide) for the page modules
+    not in ``snapshot_modules`` and for PyScript's own package."""
+    for package, paths in (("ngram_core", engine), (PAGE_PACKAGE, page)):
+        (stage / package).mkdir(parents=True)
+        for path in paths:
+            shutil.copy2(path, stage / package / path.name)
+    compiled = [f"{PAGE_PACKAGE}/{path.name}" for path in page
+                if f"{PAGE_PACKAGE}.{path.stem}" not in snapshot_modules]
+    bundles = sorted(PYSCRIPT.glob("core-*.js"))
+    run_node(BYTECODE_SCRIPT, [str(stage), str(PYSCRIPT_PACKAGE), *map(str, bundles), *compiled],
+             "the modules' bytecode")
+
+
+def write_archive(target: pathlib.Path, stage: pathlib.Path) -> None:
+    """Every file under ``stage`` into one gzipped tar, sorted, with fixed times
+    and owners, so the same files give the same bytes."""
+    with open(target, "wb") as raw, \
+            gzip.GzipFile("", "wb", 9, raw, mtime=0) as packed, \
+            tarfile.open(fileobj=packed, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for path in sorted(p for p in stage.rglob("*") if p.is_file()):
+            info = tarfile.TarInfo(path.relative_to(stage).as_posix())
+            info.size, info.mtime, info.mode = path.stat().st_size, ARCHIVE_TIME, 0o644
+            with open(path, "rb") as data:
+                tar.addfile(info, data)
 
 
 def main() -> int:
@@ -226,16 +259,15 @@ def main() -> int:
     for name in ("index.html", "app.py"):
         shutil.copy2(ROOT / name, DIST / name)
     shutil.copytree(ROOT / "static", DIST / "static")
-    write_zip(DIST / "ngram_core.zip", "ngram_core", engine)
-    write_zip(DIST / "ngram_page.zip", PAGE_PACKAGE, page)
-    zips = [DIST / "ngram_core.zip", DIST / "ngram_page.zip"]
     shutil.copytree(PYSCRIPT, DIST / "vendor" / "pyscript",
                     ignore=shutil.ignore_patterns("*.map"))
+    snapshot_modules = [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
+                        *browser_free_page_modules(page)]
     try:
-        run_node(BYTECODE_SCRIPT, [str(z) for z in zips], "the modules' bytecode")
-        vendor_pyodide(DIST / "vendor" / "pyodide",
-                       [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
-                        *browser_free_page_modules(page)], zips)
+        with tempfile.TemporaryDirectory() as stage:
+            stage_python(pathlib.Path(stage), engine, page, snapshot_modules)
+            write_archive(DIST / PYTHON_FILES, pathlib.Path(stage))
+        vendor_pyodide(DIST / "vendor" / "pyodide", snapshot_modules, DIST / PYTHON_FILES)
     except BuildError as e:
         print(f"build: {e}", file=sys.stderr)
         return 1

@@ -1,10 +1,11 @@
 // Build step (run by scripts/build_site.py): a memory snapshot of Pyodide with
 // the modules the page's Python imports already imported (the standard ones,
-// the engine's from ngram_core.zip and the page's that reach no browser-only
-// module, from ngram_page.zip; each zip unpacked where the tab unpacks it),
-// gzipped for the tab (scripts/start-pyodide.mjs unpacks and starts from it).
+// the engine's and the page's that reach no browser-only module, from the
+// page's archive of Python files, unpacked where the tab writes them),
+// gzipped for the tab (scripts/pyodide-early-worker.js unpacks it,
+// scripts/start-pyodide.mjs starts from it).
 //
-//   node scripts/make-snapshot.mjs OUT.gz [ARCHIVE.zip ...] module [module ...] [call:module.function]
+//   node scripts/make-snapshot.mjs OUT.gz [ARCHIVE.tar.gz ...] module [module ...] [call:module.function]
 //
 // A `call:` name is a function called once every module is imported (the
 // engine's warm-up: the tables it builds on first use are in the snapshot).
@@ -18,7 +19,7 @@ import { loadPyodide } from "pyodide";
 // The snapshot without its pages of zeros (about half of it), so the tab
 // unpacks half the bytes. Little-endian uint32s: "NGS1", the snapshot's length,
 // the page size, the count of pages kept, each kept page's index; then the kept
-// pages in that order (the last may be short). start-pyodide.mjs's `unsparse`
+// pages in that order (the last may be short). pyodide-early-worker.js's `unsparse`
 // rebuilds the snapshot byte for byte.
 const PAGE = 1 << 16;
 const sparse = (memory) => {
@@ -33,15 +34,16 @@ const sparse = (memory) => {
 };
 
 const [out, ...names] = process.argv.slice(2);
-const archives = names.filter((name) => name.endsWith(".zip"));
+const isArchive = (name) => name.endsWith(".tar.gz");
+const archives = names.filter(isArchive);
 const calls = names.filter((name) => name.startsWith("call:")).map((name) => name.slice(5));
-const modules = names.filter((name) => !name.endsWith(".zip") && !name.startsWith("call:"));
+const modules = names.filter((name) => !isArchive(name) && !name.startsWith("call:"));
 if (!out) {
   console.error("usage: node scripts/make-snapshot.mjs OUT.gz module [module ...]");
   process.exit(2);
 }
 const pyodide = await loadPyodide({ _makeSnapshot: true });
-for (const archive of archives) pyodide.unpackArchive(new Uint8Array(readFileSync(archive)), "zip");
+for (const archive of archives) pyodide.unpackArchive(new Uint8Array(readFileSync(archive)), "gztar");
 pyodide.runPython(`import importlib\nfor name in ${JSON.stringify(modules)}:\n    importlib.import_module(name)\n` +
                   `for name in ${JSON.stringify(calls)}:\n` +
                   `    module, function = name.rsplit(".", 1)\n` +

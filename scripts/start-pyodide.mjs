@@ -5,12 +5,16 @@
 //     (scripts/make-snapshot.mjs): the interpreter is up and the standard
 //     modules the engine uses are imported, instead of starting CPython here.
 //  2. The WebAssembly binary, its JavaScript half (pyodide.asm.mjs) and the
-//     snapshot are sent gzipped and unpacked in the tab (DecompressionStream),
-//     so the page sends fewer bytes than it did with the plain files and no
-//     snapshot; the snapshot's file leaves out its pages of zeros.
-//  3. Every download starts, and the binary compiles, as soon as this module
-//     is evaluated: boot.js imports it while PyScript is still loading (a
-//     module runs once, so PyScript's own import later finds it under way).
+//     snapshot are sent gzipped and unpacked in the tab, so the page sends
+//     fewer bytes than it did with the plain files and no snapshot; the
+//     snapshot's file leaves out its pages of zeros.
+//  3. All of that is done off the page's thread, from the page's first line:
+//     early.js (the first script of index.html) starts a worker that fetches,
+//     unpacks and compiles these files (early-worker.js) and keeps its answers
+//     in globalThis.pyodideEarly; this module takes them from there.
+//  4. The page's own Python files (its package, the engine, and bytecode for
+//     PyScript's own package) come in one archive, unpacked in the worker and
+//     written into the interpreter's home here, before PyScript runs app.py.
 //
 // When a file cannot be fetched or used, Pyodide starts as it would without
 // it: same interpreter, same results, later.
@@ -20,26 +24,18 @@ export { version };
 
 const here = (name) => new URL(name, import.meta.url).href;
 const WASM = here("pyodide.asm.wasm");
-// Files Pyodide fetches itself while it starts, fetched here at once instead.
-const EARLY = [here("python_stdlib.zip"), here("pyodide-lock.json")];
+// Files Pyodide fetches itself while it starts, answered from the worker's bytes.
+const EARLY_FILES = ["python_stdlib.zip", "pyodide-lock.json"];
 
-const gunzipped = async (url) => {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-  return response.body.pipeThrough(new DecompressionStream("gzip"));
+const quiet = (promise) => {
+  promise.catch(() => {});                  // each failure is handled where it is awaited
+  return promise;
 };
 
-const bytesOf = async (url) => {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-  return response.arrayBuffer();
-};
-
-// pyodide.asm.mjs from its gzipped copy, imported from a blob: URL of this
+// pyodide.asm.mjs from the worker's Blob, imported from a blob: URL of this
 // page (Pyodide takes the module's factory as `createPyodideModule`).
-const gzippedFactory = async () => {
-  const source = await new Response(await gunzipped(here("pyodide.asm.mjs.gz"))).blob();
-  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+const importedFactory = async (source) => {
+  const url = URL.createObjectURL(source);
   try {
     return (await import(url)).default;
   } finally {
@@ -47,20 +43,30 @@ const gzippedFactory = async () => {
   }
 };
 
-const quiet = (promise) => {
-  promise.catch(() => {});                  // each failure is handled where it is awaited
-  return promise;
+// The worker's answers (see early.js); without the worker, none: the plain start.
+const unavailable = () => quiet(Promise.reject(new Error("no start-up worker")));
+const answer = (name) => (globalThis.pyodideEarly ? globalThis.pyodideEarly.get(name)
+                                                   : unavailable());
+const early = {
+  wasm: answer("wasm"),
+  factory: quiet(answer("factory").then(importedFactory)),
+  snapshot: answer("snapshot"),
+  files: new Map(EARLY_FILES.map((name) => [here(name), answer(name)])),
+  pythonFiles: answer("python-files"),
 };
 
-// Begun now, side by side: the binary unpacked and compiled as it arrives, the
-// factory, the snapshot's answer (its bytes unpacked while the binary compiles)
-// and the files Pyodide asks for next.
-const early = {
-  wasm: quiet(gunzipped(`${WASM}.gz`).then((stream) => WebAssembly.compileStreaming(
-    new Response(stream, { headers: { "Content-Type": "application/wasm" } })))),
-  factory: quiet(gzippedFactory()),
-  snapshot: quiet(gunzipped(here("snapshot.bin.gz"))),
-  files: new Map(EARLY.map((url) => [url, quiet(bytesOf(url))])),
+// The page's Python files written under the interpreter's working folder.
+const written = async (pyodide) => {
+  const { FS } = pyodide;
+  const files = await early.pythonFiles.catch((error) => {
+    throw new Error(`the page's Python files could not be loaded (${error.message})`);
+  });
+  for (const [path, bytes] of files) {
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    if (folder) FS.mkdirTree(folder);
+    FS.writeFile(path, bytes);
+  }
+  return pyodide;
 };
 
 // While Pyodide starts, its request for the binary is answered with a marker
@@ -98,37 +104,17 @@ const withEarlyFiles = async (start) => {
   }
 };
 
-// The snapshot from its file: the pages make-snapshot.mjs kept, put back in
-// place in zeroed memory (the format is described there).
-const unsparse = (buffer) => {
-  const word = new Uint32Array(buffer, 0, 4);
-  const [magic, length, page, count] = word;
-  if (magic !== 0x3153474e) throw new Error("not a snapshot file");
-  const memory = new Uint8Array(length);
-  const pages = new Uint32Array(buffer, 16, count);
-  let at = 16 + 4 * count;
-  for (const index of pages) {
-    const size = Math.min(page, length - index * page);
-    memory.set(new Uint8Array(buffer, at, size), index * page);
-    at += size;
-  }
-  if (at !== buffer.byteLength) throw new Error("a damaged snapshot file");
-  return memory;
-};
-
 export async function loadPyodide(options = {}) {
-  // Only the snapshot's answer is awaited before starting (a missing file is
-  // known at once).
-  const body = await early.snapshot.catch(() => null);
-  const snapshot = body && quiet(new Response(body).arrayBuffer().then(unsparse));
+  const snapshot = await early.snapshot.catch(() => null);
   const createPyodideModule = await early.factory.catch(() => undefined);
   const start = { ...options, ...(createPyodideModule ? { createPyodideModule } : {}) };
   if (snapshot) {
     try {
-      return await withEarlyFiles(() => startPyodide({ ...start, _loadSnapshot: snapshot }));
+      return await written(await withEarlyFiles(
+        () => startPyodide({ ...start, _loadSnapshot: snapshot })));
     } catch (error) {
       console.info(`Starting Python without its snapshot (${error && error.message}).`);
     }
   }
-  return withEarlyFiles(() => startPyodide(start));
+  return written(await withEarlyFiles(() => startPyodide(start)));
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import zipfile
+import tarfile
 
 import pytest
 
@@ -358,13 +358,38 @@ def test_the_build_refuses_a_missing_or_unlisted_module(monkeypatch, tmp_path):
     assert build_site.imported(fake / "bad.py") == {("ngram_core", "cli"), ("ngram_page", "other")}
 
 
-def test_write_zip_is_reproducible(tmp_path):
-    paths = build_site.page_files()
-    for name in ("one.zip", "two.zip"):
-        build_site.write_zip(tmp_path / name, "ngram_page", paths)
-    assert (tmp_path / "one.zip").read_bytes() == (tmp_path / "two.zip").read_bytes()
-    with zipfile.ZipFile(tmp_path / "one.zip") as z:
-        assert sorted(z.namelist()) == sorted(f"ngram_page/{p.name}" for p in paths)
+def test_the_python_archive_is_reproducible_and_holds_the_stage(tmp_path):
+    stage = tmp_path / "stage"
+    (stage / "ngram_page" / "__pycache__").mkdir(parents=True)
+    for path in build_site.page_files():
+        (stage / "ngram_page" / path.name).write_bytes(path.read_bytes())
+    (stage / "ngram_page" / "__pycache__" / "dom.cpython-314.pyc").write_bytes(b"\x00" * 700)
+    for name in ("one.tar.gz", "two.tar.gz"):
+        build_site.write_archive(tmp_path / name, stage)
+    assert (tmp_path / "one.tar.gz").read_bytes() == (tmp_path / "two.tar.gz").read_bytes()
+    with tarfile.open(tmp_path / "one.tar.gz") as tar:
+        names = tar.getnames()
+        assert tar.extractfile("ngram_page/__pycache__/dom.cpython-314.pyc").read() == b"\x00" * 700
+    assert sorted(names) == names
+    assert set(names) == {f"ngram_page/{p.name}" for p in build_site.page_files()} \
+        | {"ngram_page/__pycache__/dom.cpython-314.pyc"}
+
+
+def test_the_built_archive_has_bytecode_where_the_tab_would_compile():
+    """Bytecode for every page module the snapshot has not imported and for each
+    file of PyScript's own package (whose sources PyScript writes at start)."""
+    with tarfile.open(build_site.DIST / build_site.PYTHON_FILES) as tar:
+        names = set(tar.getnames())
+    in_snapshot = set(build_site.browser_free_page_modules(build_site.page_files()))
+    for path in build_site.page_files():
+        assert f"ngram_page/{path.name}" in names
+        cached = any(n.startswith(f"ngram_page/__pycache__/{path.stem}.cpython-") for n in names)
+        assert cached == (f"ngram_page.{path.stem}" not in in_snapshot), path.name
+    for name in build_site.ENGINE_MODULES:
+        assert f"ngram_core/{name}.py" in names
+    pyscript = {n for n in names if n.startswith("pyscript/")}
+    assert any(n.startswith("pyscript/__pycache__/__init__.cpython-") for n in pyscript)
+    assert all(n.startswith("pyscript/__pycache__/") and n.endswith(".pyc") for n in pyscript)
 
 
 # --- the method section states each rule with an example ----------------------------------

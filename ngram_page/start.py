@@ -1,0 +1,113 @@
+"""The page's start: read the worked example, wire the controls, mark ready, check.
+
+app.py (the file index.html runs) only calls :func:`start`; the work is here, in
+the page package, so the tab imports it as bytecode made by the build instead of
+compiling it as it starts. This reads the worked example (static/boot.js
+requested it as the page started), connects each control's events to the Page,
+writes the ready markers the tests and the benchmark wait on, then checks the
+example (or reads the files picked meanwhile).
+"""
+
+from __future__ import annotations
+
+from ngram_core import InputError
+
+from . import report_view
+from .controls import CONTROL_IDS
+from .dom import IN_BROWSER, el, js, mark, now_ms, on, set_text
+from .page import Page
+from .runner import spawn
+from .slots import READ_CONTROLS
+
+#: The two file slots.
+SLOTS = ("a", "b")
+#: Files picked before the engine was ready: then the worked example is not read.
+PICKED_EARLY = IN_BROWSER and any(js.document.getElementById(f"file-{key}").files.length
+                                for key in SLOTS)
+IMPORTED = now_ms() if IN_BROWSER else 0.0    # for the benchmark: when the page's modules were in
+
+
+async def example_files() -> dict[str, tuple[str, bytes]]:
+    """The worked example's files, fetched by static/boot.js: slot -> (name, bytes);
+    an InputError names a file that could not be loaded."""
+    files = {}
+    for example in await js.window.ngramExamples:
+        url = str(example.url)
+        if not example.ok:
+            raise InputError(url, f"could not be loaded (HTTP {example.status})")
+        files[str(example.key)] = (url.rsplit("/", 1)[-1], example.buffer.to_py().tobytes())
+    return files
+
+
+def wire(page):
+    """Connect every control's events to what the page does."""
+    for key in SLOTS:
+        on(f"file-{key}", "change", lambda event, key=key: spawn(page.file_chosen(key)))
+        on(f"{key}-text-field", "change", lambda event, key=key: page.fields_changed(key, "text"))
+        on(f"{key}-id-field", "change", lambda event, key=key: page.fields_changed(key, "id"))
+        for what in READ_CONTROLS:
+            on(f"{key}-{what}", "change",
+               lambda event, key=key, what=what: page.read_changed(key, what))
+    for control in CONTROL_IDS:
+        on(control, "input", lambda event: page.schedule())
+        on(control, "change", lambda event: page.schedule())
+
+    def preset(event):
+        el("n").value = event.target.dataset.n
+        page.schedule()
+
+    on("n-8", "click", preset)
+    on("n-13", "click", preset)
+    on("cancel", "click", lambda event: page.cancel())
+    explorer = page.explorer
+    on("rows-table", "click", explorer.clicked)
+    on("rows-table", "keydown", explorer.keydown)
+    on(el("rows-table").tHead, "click", explorer.header_clicked)
+    for control in ("rows-show", "rows-sort"):
+        on(control, "change", lambda event: explorer.controls_changed())
+    on("rows-search", "input", lambda event: explorer.controls_changed())
+    on("rows-prev", "click", lambda event: explorer.turn_page(-1))
+    on("rows-next", "click", lambda event: explorer.turn_page(1))
+    on("panes-back", "click", lambda event: page.panes_closed())
+    on("panes", "keydown", lambda event: str(event.key) == "Escape" and page.panes_closed())
+    on("copy-link", "click", lambda event: page.copy_link())
+    on("copy-command", "click", lambda event: page.copy_command())
+    on("download-csv", "click", lambda event: page.download("checkable"))
+    on("download-rows-csv", "click", lambda event: page.download("rows"))
+    report = page.report
+    on("file-r", "change", lambda event: spawn(page.results_chosen()))
+    on("results-clear", "click", lambda event: report.results_cleared())
+    for control in ("score-field", "results-field", "results-key"):
+        on(control, "change", lambda event: report.show_scores())
+    on("clean-by", "change", lambda event: report.show_split())
+    on("download-clean", "click", lambda event: spawn(report.download_split("clean")))
+    on("download-dirty", "click", lambda event: spawn(report.download_split("dirty")))
+    on("show-definitions", "change", lambda event: el("rows-table").classList.toggle(
+        "with-definitions", bool(event.target.checked)))
+
+
+async def start(app_started: float):
+    """Wire the page, mark the engine ready, then check the worked example (or the files
+    picked meanwhile: then the example is not loaded at all). ``app_started``: when
+    app.py began (page clock, ms), for the benchmark."""
+    page = Page()
+    page.open_link()
+    page.verdict.watch()
+    report_view.describe_definitions()
+    examples = {} if PICKED_EARLY else await example_files()
+    wire(page)
+    # Every request the page makes is done: from here on it makes none.
+    set_text("engine-status", "Engine ready: Python is running in this tab.")
+    mark("boot", f"app.py started {app_started / 1000:.2f} s, imports done "
+                 f"{IMPORTED / 1000:.2f} s, ready {now_ms() / 1000:.2f} s")
+    js.window.__readyAt = now_ms()
+    mark("ready", "1")
+    if examples:
+        for key, example in examples.items():
+            await page.load_bytes(key, [example], example=True)
+        page.recompute()
+    else:
+        for key in SLOTS:
+            await page.file_chosen(key)          # picked before the engine was ready
+    return page
+
