@@ -92,7 +92,7 @@ PYODIDE_DIR = DIST / "vendor" / "pyodide"
 
 #: What the snapshot start fetches instead of Pyodide's plain binary and script.
 SNAPSHOT_START = ("snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz", "start.mjs",
-                  "early.js", "early-worker.js")
+                  "early.js")
 
 
 def _size(name: str) -> int:

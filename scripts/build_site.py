@@ -53,10 +53,9 @@ PAGE_PACKAGE = "ngram_page"
 #: the fallback.
 GZIPPED = ("pyodide.asm.wasm", "pyodide.asm.mjs")
 #: The page's interpreter module, which starts Pyodide from the snapshot, and the
-#: page's first script with its worker, which get the snapshot and Pyodide's big
-#: files ready off the page's thread (see the files): source -> name in vendor/pyodide.
-START_FILES = {"start-pyodide.mjs": "start.mjs", "pyodide-early.js": "early.js",
-               "pyodide-early-worker.js": "early-worker.js"}
+#: page's first script, whose workers get the snapshot and Pyodide's big files
+#: ready off the page's thread (see the files): source -> name in vendor/pyodide.
+START_FILES = {"start-pyodide.mjs": "start.mjs", "pyodide-early.js": "early.js"}
 SNAPSHOT_SCRIPT = ROOT / "scripts" / "make-snapshot.mjs"
 BYTECODE_SCRIPT = ROOT / "scripts" / "compile-bytecode.mjs"
 #: Standard modules PyScript's own Python (the pyscript package) imports before

@@ -2,7 +2,7 @@
 // the modules the page's Python imports already imported (the standard ones,
 // the engine's and the page's that reach no browser-only module, from the
 // page's archive of Python files, unpacked where the tab writes them),
-// gzipped for the tab (scripts/pyodide-early-worker.js unpacks it,
+// gzipped for the tab (scripts/pyodide-early.js unpacks it,
 // scripts/start-pyodide.mjs starts from it).
 //
 //   node scripts/make-snapshot.mjs OUT.gz [ARCHIVE.tar.gz ...] module [module ...] [call:module.function]
@@ -19,7 +19,7 @@ import { loadPyodide } from "pyodide";
 // The snapshot without its pages of zeros (about half of it), so the tab
 // unpacks half the bytes. Little-endian uint32s: "NGS1", the snapshot's length,
 // the page size, the count of pages kept, each kept page's index; then the kept
-// pages in that order (the last may be short). pyodide-early-worker.js's `unsparse`
+// pages in that order (the last may be short). pyodide-early.js's `unsparse`
 // rebuilds the snapshot byte for byte.
 const PAGE = 1 << 16;
 const sparse = (memory) => {

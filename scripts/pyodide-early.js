@@ -1,20 +1,131 @@
 // The first script of the page (copied next to pyodide.mjs by the build as
-// early.js). No matching logic here: it starts the workers that fetch, unpack
-// and compile Pyodide's big files and the page's Python files (early-worker.js;
-// the script's data-python-files attribute names the latter) while the page is
-// still being parsed, and keeps their answers for start.mjs:
+// early.js). No matching logic here: it starts two workers that fetch, unpack
+// and compile Pyodide's big files and the page's Python files while the page
+// is still being parsed (the script's data-python-files attribute names the
+// latter), and keeps their answers for start.mjs:
 //
-//   globalThis.pyodideEarly.get(name)  a promise of the worker's value for name
-//                                      (rejected if the worker could not make it)
+//   globalThis.pyodideEarly.get(name)  a promise of the workers' value for name
+//                                      (rejected if a worker could not make it)
 //   globalThis.pyodideEarly.resources() a promise of [{name, encodedBodySize}]
 //                                      for the files the workers fetched
+//
+// Each worker runs `worker` below, sent as a blob: (no request, so its own
+// requests start at once) and posts one message per file, {name, value} or
+// {name, error}:
+//   "factory"   pyodide.asm.mjs's text, as a Blob of JavaScript
+//   "wasm"      the WebAssembly module, compiled as its bytes are unpacked
+//   "snapshot"  the memory snapshot, put back together (see `unsparse`)
+//   "python_stdlib.zip", "pyodide-lock.json"   their bytes
+//   "python-files"  the page's own Python files, [[path, bytes], ...]
+//   "resources of PART"  the size as sent of every file it fetched (its last)
+// The unpacking (about 30 MB out of 10 MB sent) then costs the page's thread
+// nothing, and it starts before the page has parsed its own scripts.
 //
 // Without workers (or DecompressionStream) nothing is set: start.mjs then
 // starts Pyodide the plain way, and says the page's Python files are missing.
 (() => {
   "use strict";
   if (typeof Worker !== "function" || typeof DecompressionStream !== "function") return;
-  const PARTS = ["snapshot", "runtime"];  // one worker each (see early-worker.js)
+
+  // Runs in a worker, on its own: it sees only `config` ({part, base, files}).
+  const worker = (config) => {
+    const here = (name) => new URL(name, config.base).href;
+
+    const fetched = async (url) => {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+      return response;
+    };
+
+    const gunzipped = async (url) =>
+      (await fetched(url)).body.pipeThrough(new DecompressionStream("gzip"));
+
+    // The snapshot from its file: the pages make-snapshot.mjs kept, put back in
+    // place in zeroed memory (the format is described there).
+    const unsparse = (buffer) => {
+      const word = new Uint32Array(buffer, 0, 4);
+      const [magic, length, page, count] = word;
+      if (magic !== 0x3153474e) throw new Error("not a snapshot file");
+      const memory = new Uint8Array(length);
+      const pages = new Uint32Array(buffer, 16, count);
+      let at = 16 + 4 * count;
+      for (const index of pages) {
+        const size = Math.min(page, length - index * page);
+        memory.set(new Uint8Array(buffer, at, size), index * page);
+        at += size;
+      }
+      if (at !== buffer.byteLength) throw new Error("a damaged snapshot file");
+      return memory;
+    };
+
+    // The regular files of an uncompressed tar (ustar): [[path, bytes], ...], the
+    // bytes views of `buffer`.
+    const untar = (buffer) => {
+      const text = (bytes) => new TextDecoder().decode(bytes).replace(/\0.*$/s, "");
+      const files = [];
+      for (let at = 0; at + 512 <= buffer.byteLength;) {
+        const header = new Uint8Array(buffer, at, 512);
+        if (header.every((byte) => byte === 0)) break;           // the end of the archive
+        const name = text(header.subarray(0, 100));
+        const prefix = text(header.subarray(345, 500));
+        const size = parseInt(text(header.subarray(124, 136)).trim(), 8);
+        const kind = String.fromCharCode(header[156] || 48);     // "0": a regular file
+        if (!Number.isFinite(size) || at + 512 + size > buffer.byteLength) {
+          throw new Error("a damaged archive");
+        }
+        if (kind === "0") files.push([prefix ? `${prefix}/${name}` : name,
+                                      new Uint8Array(buffer, at + 512, size)]);
+        at += 512 + Math.ceil(size / 512) * 512;
+      }
+      return files;
+    };
+
+    // `job` resolves to [value, transferables]; its answer is posted either way.
+    const send = (name, job) => job.then(
+      ([value, transfer = []]) => postMessage({ name, value }, transfer),
+      (error) => postMessage({ name, error: String((error && error.message) || error) }));
+
+    // Two workers share the work (one per part): the snapshot, the longest to
+    // unpack, has one to itself.
+    const PARTS = {
+      snapshot: () => [
+        send("snapshot", gunzipped(here("snapshot.bin.gz"))
+          .then((stream) => new Response(stream).arrayBuffer())
+          .then((buffer) => {
+            const memory = unsparse(buffer);
+            return [memory, [memory.buffer]];
+          })),
+      ],
+      // pyodide.asm.mjs first, alone: the page imports it before anything else
+      // can start (it is small), then the rest side by side.
+      runtime: () => {
+        const factory = send("factory", gunzipped(here("pyodide.asm.mjs.gz"))
+          .then((stream) => new Response(stream).arrayBuffer())
+          .then((bytes) => [new Blob([bytes], { type: "text/javascript" })]));
+        return [factory, factory.then(() => Promise.all([
+          send("wasm", gunzipped(here("pyodide.asm.wasm.gz"))
+            .then((stream) => WebAssembly.compileStreaming(
+              new Response(stream, { headers: { "Content-Type": "application/wasm" } })))
+            .then((module) => [module])),
+          send("python-files", gunzipped(config.files)
+            .then((stream) => new Response(stream).arrayBuffer())
+            .then((buffer) => [untar(buffer), [buffer]])),
+          ...["python_stdlib.zip", "pyodide-lock.json"].map((name) => send(name,
+            fetched(here(name)).then((response) => response.arrayBuffer())
+              .then((bytes) => [bytes, [bytes]]))),
+        ]))];
+      },
+    };
+
+    const jobs = PARTS[config.part]();
+    Promise.all(jobs).then(() => postMessage({
+      name: `resources of ${config.part}`,
+      value: performance.getEntriesByType("resource").map(
+        (entry) => ({ name: entry.name, encodedBodySize: entry.encodedBodySize })),
+    }));
+  };
+
+  const PARTS = ["snapshot", "runtime"];  // one worker each
   const answers = new Map();             // name -> {promise, resolve, reject}
   let failure = null;                    // once the worker failed, every answer is this
   const answer = (name) => {
@@ -29,11 +140,13 @@
   };
   const script = document.currentScript;
   const files = new URL(script.dataset.pythonFiles, document.baseURI).href;
+  const base = new URL(".", script.src).href;
   const workers = [];
   try {
     for (const part of PARTS) {
-      const address = new URLSearchParams({ part, files });
-      workers.push(new Worker(new URL(`early-worker.js#${address}`, script.src)));
+      const source = `"use strict";(${worker})(${JSON.stringify({ part, base, files })});`;
+      const address = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+      workers.push(new Worker(address));
     }
   } catch (_) {
     for (const worker of workers) worker.terminate();

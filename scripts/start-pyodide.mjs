@@ -9,11 +9,11 @@
 //     fewer bytes than it did with the plain files and no snapshot; the
 //     snapshot's file leaves out its pages of zeros.
 //  3. All of that is done off the page's thread, from the page's first line:
-//     early.js (the first script of index.html) starts a worker that fetches,
-//     unpacks and compiles these files (early-worker.js) and keeps its answers
-//     in globalThis.pyodideEarly; this module takes them from there.
+//     early.js (the first script of index.html) starts two workers that
+//     fetch, unpack and compile these files and keeps their answers in
+//     globalThis.pyodideEarly; this module takes them from there.
 //  4. The page's own Python files (its package, the engine, and bytecode for
-//     PyScript's own package) come in one archive, unpacked in the worker and
+//     PyScript's own package) come in one archive, unpacked in a worker and
 //     written into the interpreter's home here, before PyScript runs app.py.
 //
 // When a file cannot be fetched or used, Pyodide starts as it would without
