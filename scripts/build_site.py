@@ -194,10 +194,10 @@ def browser_free_page_modules(paths: list[pathlib.Path]) -> list[str]:
             if name not in reaching and name != "__init__"]
 
 
-def vendor_pyodide(target: pathlib.Path, modules: list[str], python_files: pathlib.Path) -> None:
+def vendor_pyodide(target: pathlib.Path, modules: list[str], stage: pathlib.Path) -> None:
     """Pyodide's files, its binary gzipped too, the start files and the snapshot
-    (with ``modules`` and the engine's modules imported, ``python_files``
-    unpacked where the tab writes them)."""
+    (with ``modules`` and the engine's modules imported from ``stage``, the page's
+    Python files, seen where the tab writes them)."""
     target.mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, target / name)
@@ -206,7 +206,7 @@ def vendor_pyodide(target: pathlib.Path, modules: list[str], python_files: pathl
         (target / f"{name}.gz").write_bytes(gzip.compress(data, 9, mtime=0))
     for source, name in START_FILES.items():
         shutil.copy2(ROOT / "scripts" / source, target / name)
-    run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), str(python_files), *modules,
+    run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), str(stage), *modules,
                                *(f"ngram_core.{name}" for name in ENGINE_MODULES
                                  if name != "__init__"), f"call:{WARM_UP}"],
              "the start-up snapshot")
@@ -263,10 +263,11 @@ def main() -> int:
     snapshot_modules = [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
                         *browser_free_page_modules(page)]
     try:
-        with tempfile.TemporaryDirectory() as stage:
-            stage_python(pathlib.Path(stage), engine, page, snapshot_modules)
-            write_archive(DIST / PYTHON_FILES, pathlib.Path(stage))
-        vendor_pyodide(DIST / "vendor" / "pyodide", snapshot_modules, DIST / PYTHON_FILES)
+        with tempfile.TemporaryDirectory() as folder:
+            stage = pathlib.Path(folder)
+            stage_python(stage, engine, page, snapshot_modules)
+            write_archive(DIST / PYTHON_FILES, stage)
+            vendor_pyodide(DIST / "vendor" / "pyodide", snapshot_modules, stage)
     except BuildError as e:
         print(f"build: {e}", file=sys.stderr)
         return 1

@@ -1,11 +1,11 @@
 // Build step (run by scripts/build_site.py): a memory snapshot of Pyodide with
 // the modules the page's Python imports already imported (the standard ones,
 // the engine's and the page's that reach no browser-only module, from the
-// page's archive of Python files, unpacked where the tab writes them),
+// folder of the page's Python files, mounted where the tab writes them),
 // gzipped for the tab (scripts/pyodide-early.js unpacks it,
 // scripts/start-pyodide.mjs starts from it).
 //
-//   node scripts/make-snapshot.mjs OUT.gz [ARCHIVE.tar.gz ...] module [module ...] [call:module.function]
+//   node scripts/make-snapshot.mjs OUT.gz FOLDER module [module ...] [call:module.function]
 //
 // A `call:` name is a function called once every module is imported (the
 // engine's warm-up: the tables it builds on first use are in the snapshot).
@@ -13,7 +13,8 @@
 // Made with the same Pyodide the page loads (node_modules/pyodide), in Node.js:
 // a snapshot only fits the interpreter version that made it.
 import { gzipSync } from "node:zlib";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { loadPyodide } from "pyodide";
 
 // The snapshot without its pages of zeros (about half of it), so the tab
@@ -33,17 +34,22 @@ const sparse = (memory) => {
   return Buffer.concat(parts);
 };
 
-const [out, ...names] = process.argv.slice(2);
-const isArchive = (name) => name.endsWith(".tar.gz");
-const archives = names.filter(isArchive);
+const [out, folder, ...names] = process.argv.slice(2);
 const calls = names.filter((name) => name.startsWith("call:")).map((name) => name.slice(5));
-const modules = names.filter((name) => !isArchive(name) && !name.startsWith("call:"));
-if (!out) {
-  console.error("usage: node scripts/make-snapshot.mjs OUT.gz module [module ...]");
+const modules = names.filter((name) => !name.startsWith("call:"));
+if (!out || !folder) {
+  console.error("usage: node scripts/make-snapshot.mjs OUT.gz FOLDER module [module ...]");
   process.exit(2);
 }
 const pyodide = await loadPyodide({ _makeSnapshot: true });
-for (const archive of archives) pyodide.unpackArchive(new Uint8Array(readFileSync(archive)), "gztar");
+// Each folder of FOLDER (ngram_core, ngram_page, ...) appears in the home folder,
+// where the tab writes it; only what Python reads from them enters the snapshot.
+for (const entry of readdirSync(folder, { withFileTypes: true })) {
+  if (!entry.isDirectory()) continue;
+  const where = `${pyodide.FS.cwd()}/${entry.name}`;
+  pyodide.FS.mkdirTree(where);
+  pyodide.mountNodeFS(where, join(folder, entry.name));
+}
 pyodide.runPython(`import importlib\nfor name in ${JSON.stringify(modules)}:\n    importlib.import_module(name)\n` +
                   `for name in ${JSON.stringify(calls)}:\n` +
                   `    module, function = name.rsplit(".", 1)\n` +
