@@ -69,9 +69,10 @@ class Reporting:
             el("report-work").hidden = True
         await self.runner.breathe("definitions computed")
         report_view.definitions(result)          # each part is a pass over every row:
+        await self.runner.breathe("definitions drawn")   # the browser gets a turn between
         if definitions_ready is not None:
             definitions_ready(result.definitions)
-        await self.runner.breathe("definitions drawn")   # the browser gets a turn between
+            await self.runner.breathe("explorer given the definitions")
         self.results.offer_a_fields(self.shown.a_file.table.fields)
         self.show_scores()
         await self.runner.breathe("scores drawn")

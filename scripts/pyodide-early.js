@@ -9,7 +9,7 @@
 //   globalThis.pyodideEarly.resources() a promise of [{name, encodedBodySize}]
 //                                      for the files the workers fetched
 //
-// Each worker runs `worker` below, sent as a blob: (no request, so its own
+// Each worker runs `workerMain` below, sent as a blob: (no request, so its own
 // requests start at once) and posts one message per file, {name, value} or
 // {name, error}:
 //   "factory"   pyodide.asm.mjs's text, as a Blob of JavaScript
@@ -28,7 +28,7 @@
   if (typeof Worker !== "function" || typeof DecompressionStream !== "function") return;
 
   // Runs in a worker, on its own: it sees only `config` ({part, base, files}).
-  const worker = (config) => {
+  const workerMain = (config) => {
     const here = (name) => new URL(name, config.base).href;
 
     const fetched = async (url) => {
@@ -144,7 +144,7 @@
   const workers = [];
   try {
     for (const part of PARTS) {
-      const source = `"use strict";(${worker})(${JSON.stringify({ part, base, files })});`;
+      const source = `"use strict";(${workerMain})(${JSON.stringify({ part, base, files })});`;
       const address = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
       workers.push(new Worker(address));
     }

@@ -16,8 +16,9 @@
 //     PyScript's own package) come in one archive, unpacked in a worker and
 //     written into the interpreter's home here, before PyScript runs app.py.
 //
-// When a file cannot be fetched or used, Pyodide starts as it would without
-// it: same interpreter, same results, later.
+// When a runtime file cannot be fetched or used, Pyodide starts as it would
+// without it: same interpreter, same results, later. The page's Python files
+// have no such fallback: without them the page says it could not start.
 import { loadPyodide as startPyodide, version } from "./pyodide.mjs";
 
 export { version };
@@ -43,7 +44,7 @@ const importedFactory = async (source) => {
   }
 };
 
-// The worker's answers (see early.js); without the worker, none: the plain start.
+// The workers' answers (see early.js); without them, none: the plain start.
 const unavailable = () => quiet(Promise.reject(new Error("no start-up worker")));
 const answer = (name) => (globalThis.pyodideEarly ? globalThis.pyodideEarly.get(name)
                                                    : unavailable());
@@ -70,7 +71,7 @@ const written = async (pyodide) => {
 };
 
 // While Pyodide starts, its request for the binary is answered with a marker
-// and its instantiation uses the module compiled above; its requests for the
+// and its instantiation uses the module the worker compiled; its requests for the
 // early files are answered from their bytes. Anything unavailable goes the
 // plain way (the plain binary, fetched and compiled by Pyodide).
 const withEarlyFiles = async (start) => {

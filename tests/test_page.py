@@ -295,15 +295,19 @@ def test_files_picked_before_the_engine_is_ready_are_used(site):
     context.close()
 
 
-def test_a_runtime_that_fails_to_load_is_reported_on_the_page(site):
+@pytest.mark.parametrize("missing, named", [
+    ("pyodide.asm.wasm*", "pyodide.asm.wasm"),   # gzipped and plain: no start is possible
+    ("python-files.tar.gz", "Python files"),      # the page's own Python: no fallback
+])
+def test_a_runtime_that_fails_to_load_is_reported_on_the_page(site, missing, named):
     base, browser = site
     context = browser.new_context()
     page = context.new_page()
-    # the binary is missing, gzipped and plain: no start is possible
-    page.route("**/pyodide.asm.wasm*", lambda route: route.fulfill(status=404, body="missing"))
+    page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
     page.goto(base + "/")
     page.wait_for_selector("#page-error:not([hidden])", timeout=60_000)
     assert "could not start" in page.inner_text("#page-error")
+    assert named in page.inner_text("#page-error")
     assert "did not start" in page.inner_text("#engine-status")
     context.close()
 
