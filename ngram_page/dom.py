@@ -5,7 +5,7 @@ The browser-only imports are here and nowhere else in ngram_page: in CPython
 called. Untrusted text (file contents, ids, field and file names) only ever
 goes in as text: ``textContent``, ``createTextNode``, ``Option`` text, never HTML.
 
-Every listener is added once, at start, for the page's life (app.py wires
+Every listener is added once, at start, for the page's life (ngram_page.start wires
 them): each handler's proxy is made here and lives as long as the page, so
 nothing holds a list of proxies to destroy. (``pyodide.ffi.wrappers`` does
 the same for listeners that come and go, but importing it compiles its
