@@ -3,7 +3,7 @@
 //     console, so any such failure before the engine is ready is shown on the page.
 //  2. The worked example's files, requested as the page starts.
 //  3. Drag and drop onto the file slots: a dropped file is put into the slot's
-//     <input type="file">, where app.py reads it (at once, or when it starts).
+//     <input type="file">, where the page's Python reads it (at once, or when it starts).
 (() => {
   "use strict";
   const LIMIT_MS = 60000;
@@ -23,13 +23,14 @@
     show("The Python engine could not start: " + message +
          ". Reload the page; if this persists, the site is missing files.");
   };
-  // Start the interpreter's downloads and compile now, while PyScript loads:
-  // PyScript imports the same module (its config's interpreter) and finds them
-  // under way. Its failures are reported where PyScript imports it.
+  // Evaluate the start module now, while PyScript loads (early.js's workers are
+  // already fetching): it imports pyodide.asm.mjs as soon as a worker has it.
+  // PyScript imports the same module (its config's interpreter) and finds it
+  // evaluated. Its failures are reported where PyScript imports it.
   import(new URL("./vendor/pyodide/start.mjs", document.baseURI).href).catch(() => {});
-  // The worked example's two small files, requested now rather than when app.py
-  // runs, so they have arrived by then (app.py reads them unless files were
-  // picked before the engine was ready).
+  // The worked example's two small files, requested now rather than when the
+  // page's Python runs, so they have arrived by then (ngram_page/start.py reads
+  // them unless files were picked before the engine was ready).
   // One promise for both, resolved to [{key, url, ok, status, buffer}].
   window.ngramExamples = Promise.all(
     [["a", "./static/examples/test-set.json"], ["b", "./static/examples/training-corpus.json"]]

@@ -2,7 +2,7 @@
 
 The build makes a memory snapshot of the interpreter with the engine imported
 and ships it, the WebAssembly binary and pyodide.asm.mjs gzipped
-(scripts/start-pyodide.mjs unpacks them). A host that lacks any of those files
+(the workers of scripts/pyodide-early.js unpack them). A host that lacks any of those files
 still gets the page, started the plain way, with the same results.
 """
 
