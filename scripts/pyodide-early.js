@@ -5,7 +5,8 @@
 // latter), and keeps their answers for start.mjs:
 //
 //   globalThis.pyodideEarly.get(name)  a promise of the workers' value for name
-//                                      (rejected if a worker could not make it)
+//                                      (rejected if a worker could not make it;
+//                                      each name is asked for once)
 //   globalThis.pyodideEarly.resources() a promise of [{name, encodedBodySize}]
 //                                      for the files the workers fetched
 //
@@ -31,7 +32,9 @@
   const workerMain = (config) => {
     const here = (name) => new URL(name, config.base).href;
 
+    const requested = [];                  // every address fetched here
     const fetched = async (url) => {
+      requested.push(url);
       const response = await fetch(url);
       if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
       return response;
@@ -118,7 +121,20 @@
     };
 
     const jobs = PARTS[config.part]();
-    Promise.all(jobs).then(() => postMessage({
+    // A file's timing entry can come a moment after its job is done (the
+    // binary's compile may end first): the sizes are sent once all are in.
+    const recorded = () => requested.every((url) => performance.getEntriesByName(url).length);
+    const allRecorded = () => new Promise((resolve) => {
+      if (recorded()) return resolve();
+      const observer = new PerformanceObserver(() => {
+        if (recorded()) {
+          observer.disconnect();
+          resolve();
+        }
+      });
+      observer.observe({ type: "resource" });
+    });
+    Promise.all(jobs).then(allRecorded).then(() => postMessage({
       name: `resources of ${config.part}`,
       value: performance.getEntriesByType("resource").map(
         (entry) => ({ name: entry.name, encodedBodySize: entry.encodedBodySize })),
@@ -126,7 +142,9 @@
   };
 
   const PARTS = ["snapshot", "runtime"];  // one worker each
-  const answers = new Map();             // name -> {promise, resolve, reject}
+  // name -> {promise, resolve, reject}; an entry is let go once it has been both
+  // answered and asked for, so this keeps no file after start.mjs has it.
+  const answers = new Map();
   let failure = null;                    // once the worker failed, every answer is this
   const answer = (name) => {
     if (!answers.has(name)) {
@@ -137,6 +155,18 @@
       answers.set(name, entry);
     }
     return answers.get(name);
+  };
+  const settle = (name, how, value) => {
+    const entry = answer(name);
+    entry[how](value);
+    if (entry.asked) answers.delete(name);
+    else entry.settled = true;
+  };
+  const ask = (name) => {
+    const entry = answer(name);
+    if (entry.settled) answers.delete(name);
+    else entry.asked = true;
+    return entry.promise;
   };
   const script = document.currentScript;
   const files = new URL(script.dataset.pythonFiles, document.baseURI).href;
@@ -154,8 +184,8 @@
   }
   for (const worker of workers) {
     worker.onmessage = ({ data: { name, value, error } }) => {
-      if (error === undefined) answer(name).resolve(value);
-      else answer(name).reject(new Error(error));
+      if (error === undefined) settle(name, "resolve", value);
+      else settle(name, "reject", new Error(error));
       if (name.startsWith("resources")) worker.terminate();     // its last message
     };
     worker.onerror = (event) => {
@@ -166,8 +196,8 @@
     };
   }
   globalThis.pyodideEarly = {
-    get: (name) => answer(name).promise,
-    resources: () => Promise.all(PARTS.map((part) => answer(`resources of ${part}`).promise))
+    get: ask,
+    resources: () => Promise.all(PARTS.map((part) => ask(`resources of ${part}`)))
       .then((lists) => lists.flat()),
   };
 })();

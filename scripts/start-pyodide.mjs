@@ -105,17 +105,24 @@ const withEarlyFiles = async (start) => {
   }
 };
 
+// Called once, by PyScript. The workers' answers are let go once Pyodide has
+// started (the snapshot alone is 31 MB; the interpreter holds its own copy).
 export async function loadPyodide(options = {}) {
-  const snapshot = await early.snapshot.catch(() => null);
-  const createPyodideModule = await early.factory.catch(() => undefined);
-  const start = { ...options, ...(createPyodideModule ? { createPyodideModule } : {}) };
-  if (snapshot) {
-    try {
-      return await written(await withEarlyFiles(
-        () => startPyodide({ ...start, _loadSnapshot: snapshot })));
-    } catch (error) {
-      console.info(`Starting Python without its snapshot (${error && error.message}).`);
+  try {
+    const snapshot = await early.snapshot.catch(() => null);
+    const createPyodideModule = await early.factory.catch(() => undefined);
+    const start = { ...options, ...(createPyodideModule ? { createPyodideModule } : {}) };
+    if (snapshot) {
+      try {
+        return await written(await withEarlyFiles(
+          () => startPyodide({ ...start, _loadSnapshot: snapshot })));
+      } catch (error) {
+        console.info(`Starting Python without its snapshot (${error && error.message}).`);
+      }
     }
+    return await written(await withEarlyFiles(() => startPyodide(start)));
+  } finally {
+    early.snapshot = early.pythonFiles = null;
+    early.files.clear();
   }
-  return written(await withEarlyFiles(() => startPyodide(start)));
 }
