@@ -75,10 +75,11 @@ def open_page(context, base: str, query: str = "", prepare=None, example=True):
     example's result); returns (page, watch). ``prepare(page)`` runs before the
     page is loaded (to route requests).
 
-    A renderer that crashes while the page starts (Chromium's "Page crashed",
-    seen once in several hundred starts on this machine, never the same test
-    twice) is reported as a warning and the page opened once more in a new tab;
-    a second crash, or any other failure, fails the test.
+    A renderer that crashes while the page starts or draws the worked example
+    (Chromium's "Page crashed" or "Target crashed", seen once in several hundred
+    starts on this machine, with this build and the ones before, never the same
+    test twice) is reported as a warning and the page opened once more in a new
+    tab; a second crash, or any other failure, fails the test.
     """
     for attempt in (1, 2):
         page = context.new_page()
@@ -89,6 +90,9 @@ def open_page(context, base: str, query: str = "", prepare=None, example=True):
         try:
             page.goto(f"{base}/{query}")
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+            watch.ready = True
+            if example:
+                wait_for_run(page, 0)       # the worked example's result is drawn
             break
         except PlaywrightError as e:
             if attempt == 2 or "crashed" not in str(e):
@@ -96,9 +100,6 @@ def open_page(context, base: str, query: str = "", prepare=None, example=True):
             warnings.warn(f"the renderer crashed while the page started; opened again ({e})")
             with contextlib.suppress(PlaywrightError):
                 page.close()
-    watch.ready = True
-    if example:
-        wait_for_run(page, 0)               # the worked example's result is drawn
     return page, watch
 
 
