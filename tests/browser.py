@@ -97,7 +97,8 @@ def open_page(context, base: str, query: str = "", prepare=None, example=True):
         except PlaywrightError as e:
             if attempt == 2 or "crashed" not in str(e):
                 raise
-            warnings.warn(f"the renderer crashed while the page started; opened again ({e})")
+            warnings.warn(f"the renderer crashed while the page started or drew the worked example; "
+                          f"opened again ({e})")
             with contextlib.suppress(PlaywrightError):
                 page.close()
     return page, watch
