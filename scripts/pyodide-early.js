@@ -42,6 +42,7 @@
 
     const gunzipped = async (url) =>
       (await fetched(url)).body.pipeThrough(new DecompressionStream("gzip"));
+    const gunzippedBytes = async (url) => new Response(await gunzipped(url)).arrayBuffer();
 
     // The snapshot from its file: the pages make-snapshot.mjs kept, put back in
     // place in zeroed memory (the format is described there).
@@ -92,8 +93,7 @@
     // unpack, has one to itself.
     const PARTS = {
       snapshot: () => [
-        send("snapshot", gunzipped(here("snapshot.bin.gz"))
-          .then((stream) => new Response(stream).arrayBuffer())
+        send("snapshot", gunzippedBytes(here("snapshot.bin.gz"))
           .then((buffer) => {
             const memory = unsparse(buffer);
             return [memory, [memory.buffer]];
@@ -102,16 +102,14 @@
       // pyodide.asm.mjs first, alone: the page imports it before anything else
       // can start (it is small), then the rest side by side.
       runtime: () => {
-        const factory = send("factory", gunzipped(here("pyodide.asm.mjs.gz"))
-          .then((stream) => new Response(stream).arrayBuffer())
+        const factory = send("factory", gunzippedBytes(here("pyodide.asm.mjs.gz"))
           .then((bytes) => [new Blob([bytes], { type: "text/javascript" })]));
         return [factory, factory.then(() => Promise.all([
           send("wasm", gunzipped(here("pyodide.asm.wasm.gz"))
             .then((stream) => WebAssembly.compileStreaming(
               new Response(stream, { headers: { "Content-Type": "application/wasm" } })))
             .then((module) => [module])),
-          send("python-files", gunzipped(config.files)
-            .then((stream) => new Response(stream).arrayBuffer())
+          send("python-files", gunzippedBytes(config.files)
             .then((buffer) => [untar(buffer), [buffer]])),
           ...["python_stdlib.zip", "pyodide-lock.json"].map((name) => send(name,
             fetched(here(name)).then((response) => response.arrayBuffer())
