@@ -63,8 +63,8 @@ const written = async (pyodide) => {
     throw new Error(`the page's Python files could not be loaded (${error.message})`);
   });
   for (const [path, bytes] of files) {
-    const folder = path.slice(0, path.lastIndexOf("/"));
-    if (folder) FS.mkdirTree(folder);
+    const slash = path.lastIndexOf("/");
+    if (slash > 0) FS.mkdirTree(path.slice(0, slash));     // a top-level file needs none
     FS.writeFile(path, bytes);
   }
   return pyodide;
