@@ -77,6 +77,8 @@ class Page:
         """Read ``[(name, bytes), ...]`` into a slot; a person's file sends the worked
         example away from the other slot."""
         slot = self.slots[key]
+        if example and any(s.files and not s.example for s in self.slots.values()):
+            return False                 # the person's own file came first: no example
         if not example:
             self.runner.cancel()         # a run in progress is about the old files
         loaded = await slot.load(self.runner, named, example)

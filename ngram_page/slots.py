@@ -210,11 +210,14 @@ class Slot:
         """
         names = tuple(name for name, _ in named)
         read = self.read if names == self.read_for else ReadChoice()
+        version = self.version
         try:
             files = [await self.read_one(runner, name, data, read) for name, data in named]
         except InputError as e:
             self.show_error(f"{e}. Choose another file.")
             return False
+        if example and self.version != version:
+            return False                 # the person's own files arrived meanwhile
         self.files, self.example, self.needed = files, example, False
         self.version += 1
         self.read, self.read_for = read, names

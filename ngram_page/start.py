@@ -21,10 +21,13 @@ from .slots import READ_CONTROLS
 
 #: The two file slots.
 SLOTS = ("a", "b")
-#: Files picked before the engine was ready: then the worked example is not read.
-PICKED_EARLY = IN_BROWSER and any(js.document.getElementById(f"file-{key}").files.length
-                                for key in SLOTS)
 IMPORTED = now_ms() if IN_BROWSER else 0.0    # for the benchmark: when the page's modules were in
+
+
+def files_picked() -> bool:
+    """Whether a file input holds a file the page has not read (picked or dropped
+    before its listener was connected; the page empties an input once read)."""
+    return any(el(f"file-{key}").files.length for key in SLOTS)
 
 
 async def example_files() -> dict[str, tuple[str, bytes]]:
@@ -94,8 +97,13 @@ async def start(app_started: float):
     page.open_link()
     page.verdict.watch()
     report_view.describe_definitions()
-    examples = {} if PICKED_EARLY else await example_files()
+    examples = {} if files_picked() else await example_files()
     wire(page)
+    # From here a file picked is read by its listener; one picked before fired its
+    # change event with nobody listening, so the check below reads it instead of the
+    # example (asked after wire: a file picked while the example arrived counts too).
+    if files_picked():
+        examples = {}
     # Every request the page makes is done: from here on it makes none.
     set_text("engine-status", "Engine ready: Python is running in this tab.")
     mark("boot", f"app.py started {app_started / 1000:.2f} s, imports done "
@@ -103,9 +111,10 @@ async def start(app_started: float):
     js.window.__readyAt = now_ms()
     mark("ready", "1")
     if examples:
-        for key, example in examples.items():
-            await page.load_bytes(key, [example], example=True)
-        page.recompute()
+        loaded = [await page.load_bytes(key, [example], example=True)
+                  for key, example in examples.items()]
+        if all(loaded):
+            page.recompute()
     else:
         for key in SLOTS:
             await page.file_chosen(key)          # picked before the engine was ready

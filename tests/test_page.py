@@ -273,13 +273,24 @@ def test_files_dropped_on_the_slots_are_read(page):
     assert table_rows(page)[0][6] == "two.txt"
 
 
-def test_files_picked_before_the_engine_is_ready_are_used(site):
+@pytest.mark.parametrize("held", [
+    "**/app.py",                          # before the page's Python runs at all
+    "**/static/examples/test-set.json",   # while it waits for the worked example
+])
+def test_files_picked_before_the_engine_is_ready_are_used(site, held):
     base, browser = site
     context = browser.new_context()
     page = context.new_page()
-    page.goto(base + "/")
+    routes = []                # the request is answered only once the file is picked
+    page.route(held, lambda route: routes.append(route))
+    with page.expect_request(held):
+        page.goto(base + "/")
+    if "examples" in held:     # the page's Python has started and waits for the example
+        page.wait_for_selector("#definitions-about > *", state="attached", timeout=60_000)
     assert "Loading the Python engine" in page.inner_text("#engine-status")
     page.set_input_files("#file-a", str(FIXTURES / "contaminated.jsonl"))
+    assert len(routes) == 1
+    routes[0].continue_()
     page.wait_for_selector('body[data-ready="1"]', state="attached", timeout=60_000)
     wait_for_loads(page, 0)
     # the worked example is not loaded at all: slot B asks for a file
