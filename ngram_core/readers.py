@@ -55,13 +55,43 @@ FORMATS = ("json", "jsonl", "csv", "tsv", "text")
 ROLES = (None, "a", "b")
 
 
+_SAVE_AS_TEXT = "save it as CSV or JSON Lines"
+_TO_THE_COMMAND = "or give it to the ngram-overlap command under a name ending in {}"
+#: A file's first bytes -> what it is, and what to do instead (the page reads text;
+#: the command reads Parquet and compressed files by their names).
 _BINARY_MAGIC = (
-    (b"\x89PNG", "a PNG image"), (b"PK\x03\x04", "a zip archive"),
-    (b"\x1f\x8b", "a gzip archive"), (b"%PDF", "a PDF document"),
-    (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
-    (b"PAR1", "a Parquet file"), (b"\x28\xb5\x2f\xfd", "a zstd archive"),
-    (b"SQLite format 3", "an SQLite database"), (b"\x7fELF", "a program"),
+    (b"\x89PNG", "a PNG image", ""), (b"%PDF", "a PDF document", ""),
+    (b"\xff\xd8\xff", "a JPEG image", ""), (b"GIF8", "a GIF image", ""),
+    (b"PK\x03\x04", "a zip archive", "unzip it and choose the file inside"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Office document (such as .xls)",
+     _SAVE_AS_TEXT),
+    (b"\x1f\x8b", "a gzip archive", "decompress it, " + _TO_THE_COMMAND.format(".gz")),
+    (b"\x28\xb5\x2f\xfd", "a zstd archive", "decompress it, " + _TO_THE_COMMAND.format(".zst")),
+    (b"PAR1", "a Parquet file", f"{_SAVE_AS_TEXT}, " + _TO_THE_COMMAND.format(".parquet")),
+    (b"SQLite format 3", "an SQLite database", "export the table as CSV"),
+    (b"\x7fELF", "a program", ""),
 )
+
+
+#: A zip holding a workbook: by its name, or by the names inside (Excel, OpenDocument).
+_WORKBOOKS = (".xlsx", ".xlsm", ".ods")
+_WORKBOOK_MARKS = (b"xl/", b"opendocument.spreadsheet")
+
+
+def _binary_kind(data: bytes, source: str) -> tuple[str, str] | None:
+    """What a binary file is and what to do with it, from its first bytes (a zip
+    holding a workbook is a spreadsheet), or None for a file that may be text::
+
+        >>> _binary_kind(b"PK\x03\x04" + bytes(26) + b"xl/workbook.xml", "export")
+        ('a spreadsheet workbook', 'save it as CSV or JSON Lines')
+    """
+    for magic, what, instead in _BINARY_MAGIC:
+        if data.startswith(magic):
+            if magic == b"PK\x03\x04" and (source.lower().endswith(_WORKBOOKS)
+                                         or any(m in data[:65536] for m in _WORKBOOK_MARKS)):
+                return "a spreadsheet workbook", _SAVE_AS_TEXT
+            return what, instead
+    return None
 
 
 # --- bytes -> str ---------------------------------------------------------
@@ -99,9 +129,11 @@ def decode_bytes(data: bytes, source: str) -> tuple[str, str]:
             raise InputError(source, f"starts with a UTF-16 byte-order mark but is not "
                                      f"valid UTF-16 ({e.reason}); save it as UTF-8") from None
         return _without_nul(text, source), "utf-16"
-    for magic, what in _BINARY_MAGIC:
-        if data.startswith(magic):
-            raise InputError(source, f"looks like {what}, not a text file")
+    kind = _binary_kind(data, source)
+    if kind:
+        what, instead = kind
+        raise InputError(source, f"looks like {what}, not a text file"
+                                 + (f": {instead}" if instead else ""))
     if looks_like_utf16(data):
         at = data.find(b"\x00")
         raise InputError(source, "looks like UTF-16 text without a byte-order mark (a NUL "
