@@ -62,9 +62,13 @@ const written = async (pyodide) => {
   const files = await early.pythonFiles.catch((error) => {
     throw new Error(`the page's Python files could not be loaded (${error.message})`);
   });
+  const folders = new Set([""]);            // each folder made once (a top-level file: "")
   for (const [path, bytes] of files) {
-    const slash = path.lastIndexOf("/");
-    if (slash > 0) FS.mkdirTree(path.slice(0, slash));     // a top-level file needs none
+    const folder = path.slice(0, Math.max(path.lastIndexOf("/"), 0));
+    if (!folders.has(folder)) {
+      FS.mkdirTree(folder);
+      folders.add(folder);
+    }
     FS.writeFile(path, bytes);
   }
   return pyodide;
