@@ -283,7 +283,8 @@ def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> l
 def describe_read(role: str, read: FileRead) -> str:
     """``"A test.csv: 120 rows, text from contents, id from Doc ID; semicolon-separated..."``"""
     ident = read.id_field if read.id_field is not None else "(row numbers)"
-    parts = [f"{role} {read.path}: {read.rows:,} rows, text from {fields_label(read.text_fields)}, "
+    rows = f"{read.rows:,} row{'' if read.rows == 1 else 's'}"
+    parts = [f"{role} {read.path}: {rows}, text from {fields_label(read.text_fields)}, "
              f"id from {ident}", *read.notes]
     return "; ".join(parts) + "."
 

@@ -678,8 +678,12 @@ def short_rows_warning(count: ShortCount, fields, longer: list[FieldStats]) -> s
     if not count.mostly_short:
         return None
     with_text = count.rows - count.blank
-    sentence = (f"{count.short:,} of {with_text:,} rows of {fields_label(fields)} are shorter "
-                f"than {count.n} tokens: nothing can match in them.")
+    if with_text == 1:
+        sentence = (f"1 of 1 row of {fields_label(fields)} is shorter than {count.n} tokens: "
+                    f"nothing can match in it.")
+    else:
+        sentence = (f"{count.short:,} of {with_text:,} rows of {fields_label(fields)} are "
+                    f"shorter than {count.n} tokens: nothing can match in them.")
     if longer:
         sentence += " Longer fields: " + ", ".join(
             f"{s.name} ({s.tokens:,.0f} tokens per row)" for s in longer[:3]) + "."

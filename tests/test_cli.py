@@ -40,6 +40,17 @@ def test_plain_output_has_the_figures():
     assert "31.3%" in out
 
 
+def test_what_was_read_is_counted_in_words(tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text("A single line of training text.\n")
+    code, _, err = run(A, str(one))
+    assert code == 0
+    assert f"A {A}: 4 rows, text from question" in err
+    assert f"B {one}: 1 row, text from text" in err
+    assert f"B {one}: 1 of 1 row of text is shorter than 13 tokens: nothing can match in it" \
+        in err
+
+
 def test_json_summary_keys():
     code, out, _ = run(A, B, "--json")
     summary = json.loads(out)

@@ -49,7 +49,7 @@ def described(stderr: str):
     """What the command said it read: {(role, file name): (rows, text fields, id field,
     the reader's notes joined with "; ")}."""
     found = {}
-    line = r"^(A|B) (\S+): ([\d,]+) rows, text from (.+?), id from ([^;]+?)(?:; (.*))?\.$"
+    line = r"^(A|B) (\S+): ([\d,]+) rows?, text from (.+?), id from ([^;]+?)(?:; (.*))?\.$"
     for m in re.finditer(line, stderr, re.M):
         found[(m[1], m[2].rsplit("/", 1)[-1])] = (int(m[3].replace(",", "")), m[4], m[5],
                                                   m[6] or "")
