@@ -13,6 +13,9 @@ that the command exits 2 with one line naming the file (and the line).
 
 from __future__ import annotations
 
+import gzip
+import io
+import zipfile
 from typing import NamedTuple
 
 
@@ -23,6 +26,15 @@ class BadFile(NamedTuple):
     line: int | None = None
     row: int | None = None
     fields: tuple[str, ...] | None = None
+
+
+def _workbook() -> bytes:
+    """The first parts of an .xlsx file (a zip of XML parts)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr("[Content_Types].xml", "<Types/>" * 200)
+        book.writestr("xl/workbook.xml", "<workbook/>")
+    return out.getvalue()
 
 
 BAD_FILES = (
@@ -39,6 +51,15 @@ BAD_FILES = (
     BadFile("short-image.txt", b"\x89PNG\r\n\x1a\n\x00\x00", "PNG image"),
     BadFile("archive.jsonl", b"PK\x03\x04" + bytes(100), "zip archive"),
     BadFile("short-archive.jsonl", b"PK\x03\x04\x14\x00", "zip archive"),
+    # a workbook, an old .xls, Parquet and gzip where text is read: named, with a way out
+    BadFile("scores.xlsx", _workbook(), "a spreadsheet workbook, not a text file: save it as CSV"),
+    BadFile("workbook-saved-as.csv", _workbook(), "spreadsheet workbook"),
+    BadFile("scores.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(512), "save it as CSV"),
+    BadFile("parquet-named.jsonl", b"PAR1" + bytes(64) + b"PAR1",
+            "Parquet file, not a text file: save it as CSV or JSON Lines, or give it to the "
+            "ngram-overlap command under a name ending in .parquet"),
+    BadFile("gzip-named.jsonl", gzip.compress(b'{"text": "a"}\n', mtime=0),
+            "gzip archive, not a text file: decompress it"),
     BadFile("empty.json", b"", "is empty"),
     BadFile("empty.csv", b"", "is empty"),
     BadFile("whitespace-only.txt", b"  \n \n", "is empty"),

@@ -12,7 +12,6 @@ import io
 import json
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -66,27 +65,9 @@ def test_parquet_failure_is_one_line(tmp_path):
     assert errors[0].startswith(f"ngram-overlap: {path}: ")
 
 
-def _workbook() -> bytes:
-    """The first entries of an .xlsx file (a zip of XML parts)."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
-        book.writestr("[Content_Types].xml", "<Types/>" * 200)
-        book.writestr("xl/workbook.xml", "<workbook/>")
-    return out.getvalue()
-
-
-WORKBOOK = _workbook()
-
-
 @pytest.mark.parametrize("name, data, needle", [
     ("zeros.jsonl", b"\x00" * 100_000, "NUL"),
     ("image.txt", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 100, "not a text file"),
-    # a spreadsheet exported as a workbook, an old .xls, a Parquet file under a text
-    # name: each named, with the way to a file that can be read
-    ("scores.xlsx", WORKBOOK, "spreadsheet workbook, not a text file: save it as CSV"),
-    ("scores.csv", WORKBOOK, "spreadsheet workbook, not a text file: save it as CSV"),
-    ("scores.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(512), "save it as CSV"),
-    ("train.jsonl", b"PAR1" + bytes(64) + b"PAR1", "a name ending in .parquet"),
     ("blob.csv", bytes(range(128, 256)) * 1000, "not valid UTF-8"),
 ])
 def test_a_file_that_is_not_text_is_refused_from_its_first_bytes(tmp_path, name, data, needle):
