@@ -227,9 +227,26 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
     return table
 
 
+#: The byte-order marks of UTF-16, little- and big-endian: such a file's line
+#: break is two bytes, ``0A 00`` or ``00 0A``, at an even offset.
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether a file's first bytes are UTF-16's byte-order mark."""
+    return head.startswith(UTF16_BOMS)
+
+
 def _whole_lines(data: bytes) -> bytes:
-    """The bytes up to the last line break (no line cut in half); with no line
-    break, up to the last whole UTF-8 character."""
+    r"""The bytes up to the last line break (no line cut in half); with no line
+    break, up to the last whole UTF-8 character. UTF-16 (with its mark) is cut
+    after its last two-byte line break, or its last whole character::
+
+        >>> _whole_lines("\ufeffab\ncd".encode("utf-16-le"))   # BOM, a, b, LF | c, d
+        b'\xff\xfea\x00b\x00\n\x00'
+    """
+    if is_utf16(data):
+        return _whole_utf16_lines(data)
     cut = data.rfind(b"\n") + 1
     if cut:
         return data[:cut]
@@ -239,6 +256,22 @@ def _whole_lines(data: bytes) -> bytes:
     if end and data[end - 1] >= 0xC0:
         end -= 1                        # its first byte
     return data[:end] if end < len(data) else data
+
+
+def _whole_utf16_lines(data: bytes) -> bytes:
+    """UTF-16 bytes up to the last line break at an even offset, else up to the last
+    whole character (a high surrogate without its pair is left out)."""
+    little = data.startswith(b"\xff\xfe")
+    newline = b"\n\x00" if little else b"\x00\n"
+    end = len(data) - len(data) % 2
+    at = data.rfind(newline, 2, end)
+    while at >= 0 and at % 2:                       # the second byte of one unit and the
+        at = data.rfind(newline, 2, at + 1)         # first of the next: look further back
+    if at >= 0:
+        return data[:at + 2]
+    if end > 2 and 0xD8 <= data[end - 1 if little else end - 2] <= 0xDB:
+        end -= 2
+    return data[:end]
 
 
 def check_head(head: bytes, path: str, options: ReadOptions = ReadOptions()) -> None:

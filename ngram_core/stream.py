@@ -52,7 +52,7 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from .errors import InputError, shown
 from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, is_compressed,
-                    is_parquet, iter_line_chunks, read_file_bytes,
+                    is_parquet, is_utf16, iter_line_chunks, read_file_bytes,
                     lines_before, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
 from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
@@ -106,6 +106,7 @@ class Partition:
     end: int = -1                 # -1: to the end of the file
     row_group: int | None = None
     chunk: int = DEFAULT_BLOCKSIZE  # bytes per piece when a whole file streams
+    whole: bool = False           # read whole, never in pieces (UTF-16)
 
 
 def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
@@ -115,11 +116,15 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     A JSONL file, or a text file read one row per line, larger than
     ``blocksize`` is cut into line-aligned byte ranges; any other file (CSV,
     JSON, compressed, paragraphs) is one partition, a Parquet file one per row
-    group."""
+    group. A UTF-16 file (its line breaks are two bytes) is one partition read
+    whole."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
+        wide = False
         if not is_parquet(path):
-            check_head(read_file_bytes(path, HEAD_BYTES), path, options)  # not text: refused
+            first_bytes = read_file_bytes(path, HEAD_BYTES)
+            check_head(first_bytes, path, options)   # not text: refused
+            wide = is_utf16(first_bytes)
         if not os.path.isfile(path):
             raise InputError(path, "cannot be read: not a file")
         size = os.path.getsize(path)
@@ -135,6 +140,9 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         if fmt == "text" and own.text_rows is None:    # blocks or lines: decided once a file
             head = read_path_table(path, own, head=FIELD_SAMPLE_BYTES)
             own = own._replace(text_rows="paragraph" if read_by_blocks(head) else "line")
+        if wide:
+            parts.append(Partition(len(parts), file_index, path, own, whole=True))
+            continue
         if is_compressed(path) or not _by_line(own) or size <= blocksize:
             parts.append(Partition(len(parts), file_index, path, own, chunk=blocksize))
             continue
@@ -149,7 +157,7 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
     A Parquet row group or a byte range is one piece. A whole JSONL or
     line-by-line text file (compressed or not) streams in pieces of about
     ``part.chunk`` bytes, so a worker's memory does not grow with the shard.
-    Any other file (CSV, a JSON document, paragraphs) is read whole.
+    Any other file (CSV, a JSON document, paragraphs, UTF-16) is read whole.
     """
     if part.options.format == "parquet":
         table = parquet_table(part.path, part.row_group)
@@ -159,7 +167,7 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
         data, first = read_line_block(part.path, part.start, part.end)
         yield _rows_of(data, part, fields, id_field, lambda: lines_before(part.path, first))
         return
-    if _by_line(part.options):
+    if _by_line(part.options) and not part.whole:
         for data, lines in iter_line_chunks(part.path, part.chunk):
             yield _rows_of(data, part, fields, id_field, lambda: lines)
         return

@@ -51,6 +51,21 @@ def test_what_was_read_is_counted_in_words(tmp_path):
         in err
 
 
+def test_utf16_files_as_excel_saves_them_are_read(tmp_path):
+    """Excel's "Unicode text": UTF-16 with a byte-order mark, tabs and CRLF (its line
+    break is two bytes; the first bytes the command looks at end on one)."""
+    question = "Which of the following statements about the enzyme in the pathway is right?"
+    a = tmp_path / "questions.tsv"
+    a.write_bytes(("\ufeffid\tquestion\r\nq1\t" + question + "\r\nq2\tNot in the training "
+                   "text at all, this second question of the set\r\n").encode("utf-16-le"))
+    b = tmp_path / "train.txt"
+    b.write_bytes(("\ufeffQuiz: " + question + " Answer later.\n").encode("utf-16-be"))
+    code, out, err = run(str(a), str(b), "--json")
+    assert code == 0, err
+    assert f"A {a}: 2 rows, text from question, id from id" in err
+    assert json.loads(out)["flagged"] == 1
+
+
 def test_json_summary_keys():
     code, out, _ = run(A, B, "--json")
     summary = json.loads(out)

@@ -3,12 +3,14 @@ and the same bytes as the page's path (B indexed whole) on every input."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
@@ -81,6 +83,36 @@ def test_streamed_equals_indexed_with_repetition_the_cap_and_the_filter(
     assert streamed.summary.as_dict() == indexed.summary.as_dict()
     assert streamed.csv() == indexed.csv()
     assert streamed.rows_csv() == indexed.rows_csv()
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("suffix", [".jsonl", ".txt", ".jsonl.gz"])
+def test_a_utf16_training_file_streams_to_the_same_result(tmp_path, encoding, suffix):
+    """UTF-16 (with its byte-order mark, as Excel and Windows tools save "Unicode"
+    text) has two-byte line breaks: a file is read whole, never cut at a byte 0A."""
+    a_path = tmp_path / "a.jsonl"
+    write_jsonl(a_path, 40, 6)
+    leaks = [json.loads(line)["text"] for line in a_path.read_text().splitlines()[:3]]
+    plain = tmp_path / "b.jsonl"
+    write_jsonl(plain, 3000, 7, leaks)
+    lines = plain.read_text().splitlines(keepends=True)
+    if suffix == ".txt":
+        lines = [json.loads(line)["text"] + "\u010a\u0a0a\n" for line in lines]  # 0A in both bytes
+        plain = tmp_path / "b-utf8.txt"
+        plain.write_text("".join(lines))
+    wide = ("\ufeff" + "".join(lines)).encode(encoding)
+    b_path = tmp_path / f"b-wide{suffix}"
+    b_path.write_bytes(gzip.compress(wide) if suffix.endswith(".gz") else wide)
+    a_rows = load_rows_by_file([str(a_path)], ["text"])[0]
+    fields = ["text"] if suffix != ".txt" else None
+    b_rows, b_files, b_reads = load_rows_by_file([str(plain)], fields)
+    indexed = run_check(a_rows, b_rows, Settings(n=8), b_files,
+                        fields=(["text"], fields_of(b_reads)))
+    streamed = check_distributed(None, a_rows, [str(b_path)], Settings(n=8), a_fields=["text"],
+                                 b_fields=fields, blocksize=4096)
+    assert indexed.summary.flagged >= 3
+    assert streamed.summary.as_dict() == indexed.summary.as_dict()
+    assert streamed.b_reads[0].rows == len(lines)
 
 
 def test_a_window_shared_with_a_counts_toward_the_cap_notice_only_if_a_holds_it():
