@@ -196,8 +196,9 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
     """One file as a Table: Parquet (nested columns flattened as JSON's are), or
     text (decompressed when .gz or .zst), read with ``options``.
 
-    ``head`` reads only the whole lines in the first ``head`` bytes (the first
-    1,000 rows of a Parquet file), enough to detect its fields. A text file's
+    ``head`` reads only the whole lines in the first ``head`` bytes, or the first
+    line when it is longer (the first 1,000 rows of a Parquet file), enough to
+    detect its fields. A text file's
     first :data:`HEAD_BYTES` are looked at before the rest is read
     (:func:`check_head`); file A (``options.role == "a"``) is refused past
     :data:`MAX_A_BYTES`, before more than that is decompressed.
@@ -211,14 +212,15 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
     try:
         check_head(read_file_bytes(path, HEAD_BYTES if head is None else min(head, HEAD_BYTES)),
                    path, options)
-        limit = head if head is not None else MAX_A_BYTES + 1 if options.role == "a" else None
-        data = read_file_bytes(path, limit)
-        if head is None and limit is not None and len(data) > MAX_A_BYTES:
-            raise InputError(path, f"holds more than {MAX_A_BYTES // 2**20} MiB of text: file A, "
-                                   f"the test set, is read whole and is bounded there (the "
-                                   f"training data, file B, is not)")
-        if head is not None and len(data) == head:
-            data = _whole_lines(data)
+        if head is not None:
+            data = read_head_lines(path, head)
+        else:
+            limit = MAX_A_BYTES + 1 if options.role == "a" else None
+            data = read_file_bytes(path, limit)
+            if limit is not None and len(data) > MAX_A_BYTES:
+                raise InputError(path, f"holds more than {MAX_A_BYTES // 2**20} MiB of text: "
+                                       f"file A, the test set, is read whole and is bounded "
+                                       f"there (the training data, file B, is not)")
         table = read_table(data, strip_compression(path), **options._asdict())
     except InputError as e:
         e.source = path            # name the file as given, .gz and all
@@ -237,65 +239,81 @@ def is_utf16(head: bytes) -> bool:
     return head.startswith(UTF16_BOMS)
 
 
-def _whole_lines(data: bytes) -> bytes:
-    r"""The bytes up to the last line break (no line cut in half); with no line
-    break, up to the last whole UTF-8 character. UTF-16 (with its mark) is cut
-    after its last two-byte line break, or its last whole character::
+def _complete_lines(data: bytes) -> bytes:
+    r"""The bytes up to the last line break, or none when the first line does not
+    end in them. UTF-16 (with its mark) is cut after its last two-byte break::
 
-        >>> _whole_lines("\ufeffab\ncd".encode("utf-16-le"))   # BOM, a, b, LF | c, d
+        >>> _complete_lines(b'{"a": 1}\n{"a": 2')
+        b'{"a": 1}\n'
+        >>> _complete_lines("\ufeffab\ncd".encode("utf-16-le"))   # BOM, a, b, LF | c, d
         b'\xff\xfea\x00b\x00\n\x00'
+        >>> _complete_lines(b'{"text": "a first line longer than the bytes re')
+        b''
     """
     if is_utf16(data):
-        return _whole_utf16_lines(data)
-    cut = data.rfind(b"\n") + 1
-    if cut:
-        return data[:cut]
+        newline, at = (b"\n\x00" if data.startswith(b"\xff\xfe") else b"\x00\n"), len(data)
+        at = data.rfind(newline, 2, at - len(data) % 2)
+        while at >= 0 and at % 2:                   # the second byte of one unit and the
+            at = data.rfind(newline, 2, at + 1)     # first of the next: look further back
+        return data[:at + 2] if at >= 0 else b""
+    return data[:data.rfind(b"\n") + 1]
+
+
+def _whole_characters(data: bytes) -> bytes:
+    """The bytes up to the last whole character (UTF-8, or UTF-16 with its mark: a
+    high surrogate without its pair is left out too)."""
     end = len(data)
+    if is_utf16(data):
+        end -= end % 2
+        if end > 2 and 0xD8 <= data[end - 1 if data.startswith(b"\xff\xfe") else end - 2] <= 0xDB:
+            end -= 2
+        return data[:end]
     while end and data[end - 1] & 0xC0 == 0x80 and len(data) - end < 3:
         end -= 1                        # continuation bytes of a character cut off
     if end and data[end - 1] >= 0xC0:
         end -= 1                        # its first byte
-    return data[:end] if end < len(data) else data
-
-
-def _whole_utf16_lines(data: bytes) -> bytes:
-    """UTF-16 bytes up to the last line break at an even offset, else up to the last
-    whole character (a high surrogate without its pair is left out)."""
-    little = data.startswith(b"\xff\xfe")
-    newline = b"\n\x00" if little else b"\x00\n"
-    end = len(data) - len(data) % 2
-    at = data.rfind(newline, 2, end)
-    while at >= 0 and at % 2:                       # the second byte of one unit and the
-        at = data.rfind(newline, 2, at + 1)         # first of the next: look further back
-    if at >= 0:
-        return data[:at + 2]
-    if end > 2 and 0xD8 <= data[end - 1 if little else end - 2] <= 0xDB:
-        end -= 2
     return data[:end]
+
+
+def read_head_lines(path: str, limit: int) -> bytes:
+    """The whole lines in a file's first ``limit`` bytes, or more when its first
+    line is longer (a document on one line of JSON Lines): never part of a line.
+    The whole file when it is that short."""
+    while True:
+        data = read_file_bytes(path, limit)
+        if len(data) < limit:
+            return data                 # the whole file
+        lines = _complete_lines(data)
+        if lines:
+            return lines
+        limit *= 4
 
 
 def check_head(head: bytes, path: str, options: ReadOptions = ReadOptions()) -> None:
     r"""Refuse a file from its first bytes: not text (NUL bytes, a known binary
     format, UTF-16 without a byte-order mark, bytes that are neither UTF-8 nor
     Windows-1252), or, for a file named ``.jsonl``/``.ndjson``, a first line
-    that is not JSON, with the line named. ``/dev/zero`` or a 3 GB archive of
-    something else is refused at once, never read whole::
+    that is not JSON, with the line named (when the first bytes hold a whole
+    line: a longer one is read in full later). ``/dev/zero`` or a 3 GB archive
+    of something else is refused at once, never read whole::
 
         >>> check_head(b"\x00" * 100, "zero.jsonl")
         Traceback (most recent call last):
         ...
         ngram_core.errors.InputError: zero.jsonl, line 1: contains a NUL character: this looks like a binary file, not text
     """
-    cut = _whole_lines(head)
+    lines = _complete_lines(head)
+    cut = lines or _whole_characters(head)
     if not cut:
         return
     decode_bytes(cut, path)
-    if (options.format or format_from_name(strip_compression(path))) == "jsonl":
+    if lines and (options.format or format_from_name(strip_compression(path))) == "jsonl":
         try:
-            read_table(cut, strip_compression(path), "jsonl")   # its first lines, as JSONL
+            read_table(lines, strip_compression(path), "jsonl")   # its first lines, as JSONL
         except InputError as e:
             e.source = path            # the file as given, .gz and all
             raise
+
 
 class FileRead(NamedTuple):
     """What reading one file chose and found, for the command to say: its rows, the

@@ -115,6 +115,34 @@ def test_a_utf16_training_file_streams_to_the_same_result(tmp_path, encoding, su
     assert streamed.b_reads[0].rows == len(lines)
 
 
+@pytest.mark.parametrize("first_line_words", [20_000, 300_000])   # past 64 KiB; past 1 MiB
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"])
+def test_a_first_line_longer_than_the_bytes_looked_at_first_is_read(tmp_path, first_line_words,
+                                                                     suffix):
+    """A training document on one line (a book, a long web page) longer than the
+    first bytes the command checks, or samples for the fields: read, not refused
+    as a line of JSON cut in half."""
+    a_path = tmp_path / "a.jsonl"
+    write_jsonl(a_path, 30, 8)
+    leak = json.loads(a_path.read_text().splitlines()[4])["text"]
+    rng = random.Random(9)
+    long_text = " ".join(rng.choice(WORDS) for _ in range(first_line_words))
+    lines = [json.dumps({"id": "book", "text": long_text}) + "\n",
+             json.dumps({"id": "page", "text": "x " + leak + " y"}) + "\n"]
+    b_path = tmp_path / f"b{suffix}"
+    data = "".join(lines).encode()
+    b_path.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    a_rows = load_rows_by_file([str(a_path)], ["text"])[0]
+    b_rows, b_files, b_reads = load_rows_by_file([str(b_path)], None)     # fields detected
+    assert b_reads[0].text_fields == ["text"] and len(b_rows) == 2
+    indexed = run_check(a_rows, b_rows, Settings(), b_files, fields=(["text"], ["text"]))
+    streamed = check_distributed(None, a_rows, [str(b_path)], Settings(), a_fields=["text"],
+                                 blocksize=64 * 2**10)
+    assert indexed.summary.flagged == 1
+    assert streamed.summary.as_dict() == indexed.summary.as_dict()
+    assert streamed.b_reads[0].text_fields == ["text"]
+
+
 def test_a_window_shared_with_a_counts_toward_the_cap_notice_only_if_a_holds_it():
     word = " ".join(["same"] * 60)
     other = " ".join(["else"] * 60)
