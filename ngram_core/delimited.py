@@ -301,7 +301,7 @@ class _Unquotable(InputError):
 
 def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
     """The fields, records and start lines of a delimited text, read with
-    quoting; blank records skipped. A broken record, or one of another width,
+    quoting; blank records (and records of empty cells) skipped. A broken record, or one of another width,
     raises :class:`_Unquotable` (an InputError)."""
     what = {"\t": "TSV", ",": "CSV"}.get(delimiter, f"{DELIMITERS.get(delimiter, 'delimited')}"
                                                      f"-separated text")
@@ -312,9 +312,9 @@ def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
     start, pacer = 1, Pacer()
     try:
         for cells in reader:
-            if not cells or cells == [""]:
-                start = reader.line_num + 1
-                continue
+            if not any(cell.strip() for cell in cells):    # a blank line, or a row of
+                start = reader.line_num + 1                 # empty cells (",,,,": a
+                continue                                    # spreadsheet's padding)
             if fields is None:
                 fields = _header(cells, name, start) if has_header else \
                     [f"column_{i}" for i in range(1, len(cells) + 1)]
@@ -354,13 +354,14 @@ def csv_problem(error: csv.Error, delimiter: str) -> str:
 
 def _literal_records(lines: list[str], name: str, delimiter: str, has_header: bool):
     """The fields, records and line numbers of lines that each split at
-    ``delimiter`` into as many fields (:func:`_even_lines`); empty lines skipped."""
+    ``delimiter`` into as many fields (:func:`_even_lines`); empty lines (and lines of
+    separators only) skipped."""
     fields: list[str] | None = None
     records: list[dict] = []
     numbers: list[int] = []
     pacer = Pacer()
     for number, line in enumerate(lines, 1):
-        if not line:
+        if not line.replace(delimiter, "").strip():      # blank, or only separators
             continue
         cells = line.split(delimiter)
         if fields is None:

@@ -44,6 +44,17 @@ def test_csv_with_quoted_newlines_and_bom():
     assert [(r.id, r.text) for r in rows] == [("1", "line one\nline two"), ("2", "plain")]
 
 
+@pytest.mark.parametrize("data, name", [
+    # a spreadsheet saved as CSV: empty columns to its right, empty rows below
+    (b"id,question,,\r\nq1,first question,,\r\n,,,\r\nq2,\"second, quoted\",,\r\n,,,\r\n"
+     b",,,\r\n", "sheet.csv"),
+    (b"id\tquestion\t\nq1\tfirst question\t\n\t\t\nq2\tsecond, quoted\t\n\t\t\n", "sheet.tsv"),
+])
+def test_rows_of_empty_cells_are_blank_lines_and_ids_survive_them(data, name):
+    rows = read_rows(data, name)
+    assert [(r.id, r.text) for r in rows] == [("q1", "first question"), ("q2", "second, quoted")]
+
+
 def test_tsv():
     rows = read_rows(b"id\tsentence\nx\thello there\n", "a.tsv")
     assert [(r.id, r.text) for r in rows] == [("x", "hello there")]
