@@ -322,9 +322,12 @@ def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
                     start = reader.line_num + 1
                     continue
             if len(cells) != len(fields):
+                title = len(fields) == 1 and not records     # "Scores, March" over the header
                 raise _Unquotable(name, f"has {len(cells)} fields where the "
                                         f"{'header' if has_header else 'first row'} has "
-                                        f"{len(fields)}", line=start)
+                                        f"{len(fields)}" + (" (a title line above the header? "
+                                                            "delete it)" if title else ""),
+                                  line=start)
             records.append(dict(zip(fields, cells)))
             lines.append(start)
             if pacer.due():
