@@ -269,6 +269,12 @@ def read_json_steps(text: str, name: str, fmt: str, options: ReadOptions):
     if not isinstance(document, (list, dict)):
         as_record(document, name, "the top level of the JSON")     # a number, true, null: refused
         return (yield from table_from_records_steps(name, fmt, [document]))   # a string
+    shaped = _object_table(document) if options.records is None else None
+    if shaped is not None:
+        records, shape = shaped
+        table = yield from table_from_records_steps(name, fmt, records)
+        table.notes.append(f"rows are the {len(records):,} {shape}")
+        return table
     found = yield from json_arrays_steps(document)
     candidates = _candidates(found)
     chosen, note = _choose_array(name, document, candidates, options)
@@ -283,6 +289,67 @@ def read_json_steps(text: str, name: str, fmt: str, options: ReadOptions):
     if isinstance(document, dict):
         table.notes.append(_rows_note(table, candidates))
     return table
+
+
+# --- JSON: a table written as an object ------------------------------------------
+
+def _numbered(keys) -> bool:
+    """Whether every key is a row number as pandas writes its index: "0", "1", ..."""
+    return all(isinstance(k, str) and k.isdigit() for k in keys)
+
+
+def _object_table(document) -> tuple[list[dict], str] | None:
+    """The rows of a JSON object that is a table not written as an array of rows,
+    and what they are; None for any other document.
+
+    - pandas' ``to_json(orient="split")``: ``{"columns": [...], "data": [[...], ...]}``;
+    - by columns, pandas' default ``to_json()``: ``{"question": {"0": "...", "1":
+      "..."}, "answer": {...}}``, each column an object of plain values keyed by
+      row (by row number, or with more rows than there are columns), or a
+      Hugging Face ``Dataset.to_dict()``: ``{"question": [...], "answer": [...]}``,
+      two or more lists of the same length, none holding objects;
+    - by row, pandas' ``orient="index"`` or items keyed by their ids: ``{"q1":
+      {"question": ...}, "q2": {...}}``, each value an object sharing a field
+      with the first; the key is kept as the field ``key``.
+
+    An object whose keys are split names (``{"train": {...}, "test": {...}}``)
+    is none of these. ::
+
+        >>> _object_table({"question": {"0": "a b", "1": "c d"}, "label": {"0": 1, "1": 0}})
+        ([{'question': 'a b', 'label': 1}, {'question': 'c d', 'label': 0}], 'rows of a table written by columns')
+        >>> _object_table({"q1": {"question": "a b"}, "q2": {"question": "c d"}})[0]
+        [{'key': 'q1', 'question': 'a b'}, {'key': 'q2', 'question': 'c d'}]
+    """
+    if not isinstance(document, dict) or len(document) == 0:
+        return None
+    columns, data = document.get("columns"), document.get("data")
+    if {"columns", "data"} <= document.keys() <= {"columns", "data", "index", "name"} \
+            and isinstance(columns, list) and isinstance(data, list) \
+            and all(isinstance(c, str) for c in columns) \
+            and all(isinstance(r, list) and len(r) == len(columns) for r in data):
+        return [dict(zip(columns, r)) for r in data], "rows of `data` (with `columns`)"
+    values = list(document.values())
+    outer = list(document)
+    if any(k.lower() in SPLITS_A + SPLITS_B for k in outer):
+        return None
+    if len(values) >= 2 and all(isinstance(v, list) and v and len(v) == len(values[0]) and
+                                not any(isinstance(x, dict) for x in v) for v in values):
+        return ([dict(zip(outer, row)) for row in zip(*values)],
+                "rows of a table written by columns")
+    if not all(isinstance(v, dict) and v for v in values):
+        return None
+    inner = list(values[0])
+    plain = all(not isinstance(x, (dict, list)) for v in values for x in v.values())
+    if plain and all(list(v) == inner for v in values) and not _numbered(outer) and \
+            (_numbered(inner) or len(inner) > len(outer)):
+        return ([{col: document[col][row] for col in outer} for row in inner],
+                "rows of a table written by columns")
+    first = set(inner)
+    if len(values) >= 2 and all(first & v.keys() for v in values):
+        key = "key" if not any("key" in v for v in values) else "key_"
+        return ([{key: k, **v} for k, v in document.items()],
+                "items of the object, keyed by row")
+    return None
 
 
 def _choose_array(name: str, document, candidates: list[_Array], options: ReadOptions):

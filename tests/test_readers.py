@@ -55,6 +55,30 @@ def test_rows_of_empty_cells_are_blank_lines_and_ids_survive_them(data, name):
     assert [(r.id, r.text) for r in rows] == [("q1", "first question"), ("q2", "second, quoted")]
 
 
+_QUESTIONS = ["What is the boiling point of water at sea level?", "Who wrote the novel Emma?"]
+
+
+@pytest.mark.parametrize("document, ids", [
+    # pandas' DataFrame.to_json() (orient "columns", its default), "index" and "split"
+    ({"question": {"0": _QUESTIONS[0], "1": _QUESTIONS[1]}, "answer": {"0": "100 C", "1": "Austen"}},
+     ["1", "2"]),
+    ({"0": {"question": _QUESTIONS[0], "answer": "100 C"},
+      "1": {"question": _QUESTIONS[1], "answer": "Austen"}}, ["0", "1"]),
+    ({"columns": ["question", "answer"], "index": [0, 1],
+      "data": [[_QUESTIONS[0], "100 C"], [_QUESTIONS[1], "Austen"]]}, ["1", "2"]),
+    # Hugging Face's Dataset.to_dict(); items keyed by their ids
+    ({"question": _QUESTIONS, "answer": ["100 C", "Austen"]}, ["1", "2"]),
+    ({"q-17": {"question": _QUESTIONS[0], "choices": ["90 C", "100 C"]},
+      "q-18": {"question": _QUESTIONS[1], "choices": ["Austen", "Eliot"]}}, ["q-17", "q-18"]),
+])
+def test_a_table_written_as_an_object_is_read_one_row_per_item(document, ids):
+    """Not one row of every question joined, nor the rows of a list inside one item."""
+    table = read_table(json.dumps(document).encode(), "test.json")
+    rows = select_rows(table, ["question"])
+    assert [r.text for r in rows] == _QUESTIONS
+    assert [r.id for r in select_rows(table, ["question"], detect_id_field(table))] == ids
+
+
 def test_tsv():
     rows = read_rows(b"id\tsentence\nx\thello there\n", "a.tsv")
     assert [(r.id, r.text) for r in rows] == [("x", "hello there")]
