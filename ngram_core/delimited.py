@@ -301,8 +301,8 @@ class _Unquotable(InputError):
 
 def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
     """The fields, records and start lines of a delimited text, read with
-    quoting; blank records (and records of empty cells) skipped. A broken record, or one of another width,
-    raises :class:`_Unquotable` (an InputError)."""
+    quoting; blank records (and records of empty cells) skipped. A broken
+    record, or one of another width, raises :class:`_Unquotable` (an InputError)."""
     what = {"\t": "TSV", ",": "CSV"}.get(delimiter, f"{DELIMITERS.get(delimiter, 'delimited')}"
                                                      f"-separated text")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)

@@ -198,9 +198,8 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
 
     ``head`` reads only the whole lines in the first ``head`` bytes, or the first
     line when it is longer (the first 1,000 rows of a Parquet file), enough to
-    detect its fields. A text file's
-    first :data:`HEAD_BYTES` are looked at before the rest is read
-    (:func:`check_head`); file A (``options.role == "a"``) is refused past
+    detect its fields. A text file's first :data:`HEAD_BYTES` are looked at
+    before the rest is read (:func:`check_head`); file A (``options.role == "a"``) is refused past
     :data:`MAX_A_BYTES`, before more than that is decompressed.
     """
     if is_parquet(path):
@@ -251,8 +250,8 @@ def _complete_lines(data: bytes) -> bytes:
         b''
     """
     if is_utf16(data):
-        newline, at = (b"\n\x00" if data.startswith(b"\xff\xfe") else b"\x00\n"), len(data)
-        at = data.rfind(newline, 2, at - len(data) % 2)
+        newline = b"\n\x00" if data.startswith(b"\xff\xfe") else b"\x00\n"
+        at = data.rfind(newline, 2, len(data) - len(data) % 2)
         while at >= 0 and at % 2:                   # the second byte of one unit and the
             at = data.rfind(newline, 2, at + 1)     # first of the next: look further back
         return data[:at + 2] if at >= 0 else b""

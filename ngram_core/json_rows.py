@@ -293,9 +293,10 @@ def read_json_steps(text: str, name: str, fmt: str, options: ReadOptions):
 
 # --- JSON: a table written as an object ------------------------------------------
 
-def _numbered(keys) -> bool:
-    """Whether every key is a row number as pandas writes its index: "0", "1", ..."""
-    return all(isinstance(k, str) and k.isdigit() for k in keys)
+def _row_labels(keys) -> bool:
+    """Whether every key holds a digit, as row labels do ("0" in pandas' index, ids
+    such as "q-17") and field names seldom do."""
+    return all(any(c.isdigit() for c in k) for k in keys)
 
 
 def _object_table(document) -> tuple[list[dict], str] | None:
@@ -305,7 +306,8 @@ def _object_table(document) -> tuple[list[dict], str] | None:
     - pandas' ``to_json(orient="split")``: ``{"columns": [...], "data": [[...], ...]}``;
     - by columns, pandas' default ``to_json()``: ``{"question": {"0": "...", "1":
       "..."}, "answer": {...}}``, each column an object of plain values keyed by
-      row (by row number, or with more rows than there are columns), or a
+      row (the keys that hold digits are the rows' labels; when both or neither
+      do, the more numerous), or a
       Hugging Face ``Dataset.to_dict()``: ``{"question": [...], "answer": [...]}``,
       two or more lists of the same length, none holding objects;
     - by row, pandas' ``orient="index"`` or items keyed by their ids: ``{"q1":
@@ -340,8 +342,9 @@ def _object_table(document) -> tuple[list[dict], str] | None:
         return None
     inner = list(values[0])
     plain = all(not isinstance(x, (dict, list)) for v in values for x in v.values())
-    if plain and all(list(v) == inner for v in values) and not _numbered(outer) and \
-            (_numbered(inner) or len(inner) > len(outer)):
+    inner_rows, outer_rows = _row_labels(inner), _row_labels(outer)
+    if plain and all(list(v) == inner for v in values) and \
+            (inner_rows and not outer_rows or inner_rows == outer_rows and len(inner) > len(outer)):
         return ([{col: document[col][row] for col in outer} for row in inner],
                 "rows of a table written by columns")
     first = set(inner)

@@ -70,6 +70,9 @@ _QUESTIONS = ["What is the boiling point of water at sea level?", "Who wrote the
     ({"question": _QUESTIONS, "answer": ["100 C", "Austen"]}, ["1", "2"]),
     ({"q-17": {"question": _QUESTIONS[0], "choices": ["90 C", "100 C"]},
       "q-18": {"question": _QUESTIONS[1], "choices": ["Austen", "Eliot"]}}, ["q-17", "q-18"]),
+    # more fields than items: the keys with digits are still the rows
+    ({"q1": {"question": _QUESTIONS[0], "answer": "100 C", "topic": "physics"},
+      "q2": {"question": _QUESTIONS[1], "answer": "Austen", "topic": "books"}}, ["q1", "q2"]),
 ])
 def test_a_table_written_as_an_object_is_read_one_row_per_item(document, ids):
     """Not one row of every question joined, nor the rows of a list inside one item."""
