@@ -27,7 +27,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 from .errors import InputError, shown
 from .export import RowFiles
 from .fields import FieldStats, choose_fields, field_stats, other_text_fields, select_rows
-from .readers import decode_bytes, format_from_name, read_table
+from .readers import decode_bytes, format_from_name, is_utf16, read_table
 from .table import ReadOptions, Row, Table, table_from_records
 
 COMPRESSED_SUFFIXES = (".gz", ".zst")
@@ -226,16 +226,6 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
         raise
     table.source = path
     return table
-
-
-#: The byte-order marks of UTF-16, little- and big-endian: such a file's line
-#: break is two bytes, ``0A 00`` or ``00 0A``, at an even offset.
-UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-
-
-def is_utf16(head: bytes) -> bool:
-    """Whether a file's first bytes are UTF-16's byte-order mark."""
-    return head.startswith(UTF16_BOMS)
 
 
 def _complete_lines(data: bytes) -> bytes:

@@ -96,6 +96,16 @@ def _binary_kind(data: bytes, source: str) -> tuple[str, str] | None:
 
 # --- bytes -> str ---------------------------------------------------------
 
+#: The byte-order marks of UTF-16, little- and big-endian: such a file's line
+#: break is two bytes, ``0A 00`` or ``00 0A``, at an even offset.
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether a file's first bytes are UTF-16's byte-order mark."""
+    return head.startswith(UTF16_BOMS)
+
+
 _UTF8_BOM = b"\xef\xbb\xbf"
 #: C0 controls other than tab, line feed and carriage return, and DEL.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -122,7 +132,7 @@ def decode_bytes(data: bytes, source: str) -> tuple[str, str]:
         >>> decode_bytes(b"caf\\xe9", "a.txt")
         ('café', 'windows-1252')
     """
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if is_utf16(data):
         try:
             text = data.decode("utf-16")
         except UnicodeDecodeError as e:

@@ -52,7 +52,7 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from .errors import InputError, shown
 from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, is_compressed,
-                    is_parquet, is_utf16, iter_line_chunks, read_file_bytes,
+                    is_parquet, iter_line_chunks, read_file_bytes,
                     lines_before, parquet_row_groups, parquet_table, read_line_block,
                     read_path_table, strip_compression)
 from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
@@ -63,7 +63,7 @@ from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, 
                     covered_runs, dirty_by_part,
                     short_rows_by_prefix)
 from .fields import ShortCount, choose_fields, field_stats, other_text_fields, select_rows
-from .readers import format_from_name, read_by_blocks, read_table
+from .readers import format_from_name, is_utf16, read_by_blocks, read_table
 from .table import ReadOptions, Row
 from .report import summarize
 from .result import Report
