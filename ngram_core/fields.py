@@ -70,6 +70,9 @@ CATEGORY_CHARS = 40
 FIXED_SHARE = 0.9
 FIXED_MIN_ROWS = 10
 
+#: A parse tree has at least one "(" for this many of its words (labels included).
+TREE_WORDS_PER_BRACKET = 3
+
 _URL = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+\s*")
 _CODE = re.compile(r"\s*[!-~]*[0-9_#~/][!-~]*\s*")       # one ASCII "word" with a digit or _#~/
 
@@ -126,7 +129,7 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
                         counted[text] = count
                 tokens += count
                 chars += len(text)
-        kind = "id" if name == id_field else _kind(values)
+        kind = "id" if name == id_field else _kind(values, name in listed)
         if kind == "text" and name not in outer and _fixed(values):
             kind = "fixed"
         n = max(len(records), 1)
@@ -159,8 +162,9 @@ def _is_number_text(value: str) -> bool:
     return all(PLAIN_NUMBER.fullmatch(part.strip()) for part in value.split("\n"))
 
 
-def _kind(values: list) -> str:
-    """The kind of field these sampled values make.
+def _kind(values: list, listed: bool = False) -> str:
+    """The kind of field these sampled values make (``listed``: each value is a
+    list's items joined with newlines, and the items are judged).
 
     No non-blank value: ``empty``; at most half of them strings that are not
     numbers: ``number`` (``other`` when most are not numbers either, e.g.
@@ -169,8 +173,9 @@ def _kind(values: list) -> str:
     ``Mercury_7175875``): ``id``; every line at most two ASCII characters
     (``A``/``B``/``C``/``D``), or short values (at most :data:`CATEGORY_CHARS`
     characters on average) repeated (10 or more strings with at most a fifth
-    of them distinct; in a smaller sample, at most half distinct):
-    ``category``; else ``text``. A passage repeated over its questions is
+    of them distinct; in a smaller sample, at most half distinct; in a field
+    made from lists, the items: SNLI's five ``annotator_labels``): ``category``; every one a bracketed parse tree (:func:`_is_tree`):
+    ``parse``; else ``text``. A passage repeated over its questions is
     long, so it is text::
 
         >>> _kind(["q1", "q2", None]), _kind(["https://a.org/x"]), _kind(["Who am I?"])
@@ -178,6 +183,8 @@ def _kind(values: list) -> str:
         >>> passage = "The Normans were the people who gave their name to Normandy."
         >>> _kind(["neutral", "entailment"] * 5), _kind(["A", "C"]), _kind([passage] * 3)
         ('category', 'category', 'text')
+        >>> _kind(["neutral\\nneutral\\ncontradiction", "entailment\\nneutral\\nneutral"], listed=True)
+        'category'
     """
     present = [v for v in values if v is not None and not (isinstance(v, str) and not v.strip())]
     if not present:
@@ -190,14 +197,45 @@ def _kind(values: list) -> str:
         return "url"
     if all(_CODE.fullmatch(line) for line in lines):
         return "id"
-    distinct = set(strings)
     if all(len(line) <= 2 and line.isascii() for line in lines):
         return "category"                        # A, B, C, D; yes/no codes; "A\nB\nC\nD"
-    repeated = (len(distinct) * 5 <= len(strings) if len(strings) >= 10 else
-                len(distinct) * 2 <= len(strings))
+    units = lines if listed else strings
+    distinct = set(units)
+    repeated = (len(distinct) * 5 <= len(units) if len(units) >= 10 else
+                len(distinct) * 2 <= len(units))
     if repeated and sum(map(len, distinct)) <= CATEGORY_CHARS * len(distinct):
         return "category"
+    if all(map(_is_tree, strings)):
+        return "parse"
     return "text"
+
+
+def _is_tree(value: str) -> bool:
+    """A bracketed parse tree, as SNLI and MultiNLI ship beside each sentence
+    (``sentence1_parse``, ``sentence1_binary_parse``): in brackets from end to end,
+    balanced, at least two pairs, a "(" for every :data:`TREE_WORDS_PER_BRACKET`
+    words. Read beside its sentence, it would cut every window running from one
+    sentence into the next::
+
+        >>> _is_tree("(ROOT (S (NP (DT A) (NN man)) (VP (VBZ sleeps))))")
+        True
+        >>> _is_tree("( ( A man ) ( is sleeping ) )"), _is_tree("(a) a cat sat (b) a dog sat")
+        (True, False)
+    """
+    text = value.strip()
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = opened = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+            opened += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    words = len(text.replace("(", " ").replace(")", " ").split())
+    return depth == 0 and opened >= 2 and opened * TREE_WORDS_PER_BRACKET >= words
 
 
 def _fixed(values: list) -> bool:
@@ -392,7 +430,8 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     """
     if stats is None:
         stats = yield from field_stats_steps(table)
-    text = [s for s in stats if s.kind == "text"] or [s for s in stats if s.kind == "fixed"]
+    text = ([s for s in stats if s.kind == "text"] or [s for s in stats if s.kind == "fixed"] or
+            [s for s in stats if s.kind == "parse"])
     if any(s.tokens >= WORD_TOKENS for s in text):
         text = [s for s in text if s.tokens >= WORD_TOKENS]     # single words left out
     if text:
@@ -469,7 +508,7 @@ def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:
 
 
 _WHAT = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing", "other": "objects",
-         "category": "labels", "text": "text", "fixed": "the same text in every row"}
+         "category": "labels", "text": "text", "fixed": "the same text in every row", "parse": "parse trees"}
 
 
 def no_text_error(table: Table, stats: list[FieldStats]) -> InputError:
