@@ -80,8 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"CSV: {name}'s first row is a row, not a header")
         p.add_argument(f"--{side}-text-rows", choices=TEXT_ROWS,
                        help=f"plain text: {name}'s rows are its lines, paragraphs (blocks "
-                            f"between blank lines) or the whole file (default: blocks when "
-                            f"the file is made of them, else lines)")
+                            f"between blank lines), sentences of a token-per-line CoNLL file "
+                            f"or the whole file (default: sentences of a CoNLL file, blocks "
+                            f"when the file is made of them, else lines)")
     p.add_argument("--short-min", type=int, default=SHORT_MIN_DEFAULT, metavar="K",
                    help=f"report a short row (fewer than n tokens) of at least K tokens "
                         f"found whole inside a B row (default {SHORT_MIN_DEFAULT}; 0: off)")

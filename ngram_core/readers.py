@@ -41,6 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from .conll import conll_layout, conll_rows
 from .delimited import DELIMITERS, consistent_delimiter, read_delimited_steps
 from .errors import InputError
 from .json_rows import parses_as_json, read_json_steps, read_jsonl_steps
@@ -50,6 +51,7 @@ from .table import LINE_BREAK, TEXT_ROWS, ReadOptions, Table, split_lines
 FORMAT_BY_EXTENSION = {
     ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl",
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": "text", ".text": "text",
+    ".conll": "text", ".conllu": "text", ".conllx": "text",
 }
 FORMATS = ("json", "jsonl", "csv", "tsv", "text")
 ROLES = (None, "a", "b")
@@ -317,6 +319,8 @@ def _sniff(text: str, by_extension: str | None, delimiter: str | None = None) ->
         return by_extension      # the reader detects the delimiter
     if by_extension == "text":
         return "text"
+    if conll_layout(split_lines(text[:SNIFF_CHARS])) is not None:
+        return "text"            # a token-per-line file, tabs between its columns or not
     first_line = LINE_BREAK.split(text, 1)[0]
     if "\t" in first_line:
         return "tsv"
@@ -333,6 +337,9 @@ BLOCKS_MIN = 3
 BLOCK_SHARE = 2 / 3
 BLOCK_LINES_MAX = 40
 _BLOCKS_NOTE = "one row per block of lines between blank lines"
+_CONLL_NOTE = "one row per sentence of a token-per-line (CoNLL) file"
+#: Characters of a file's start that :func:`_sniff` looks at for a token-per-line file.
+SNIFF_CHARS = 1 << 16
 
 
 def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
@@ -372,6 +379,21 @@ def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
     if lines and lines[-1] == "":
         lines.pop()                       # a final line break ends the last row
     notes = [MARKUP_NOTE] if looks_like_markup(lines) else []
+    layout = conll_layout(lines) if options.text_rows in (None, "conll") else None
+    if layout is not None or options.text_rows == "conll":
+        sentences = conll_rows(lines, layout)
+        if layout is not None and options.text_rows is None:
+            words = ("its '# text' lines or its words" if layout.column else
+                     "the words of its first column")
+            notes = [f"{_CONLL_NOTE} ({len(sentences):,} sentences, read from {words}); "
+                     f"choose lines to read one row per line"]
+        yield len(sentences)
+        if sentences and all(s.sent_id for s in sentences):
+            return Table(name, fmt, ["sent_id", "text"],
+                         [{"sent_id": s.sent_id, "text": s.text} for s in sentences],
+                         [s.line for s in sentences], notes=notes)
+        return Table(name, fmt, ["text"], [{"text": s.text} for s in sentences],
+                     [s.line for s in sentences], notes=notes)
     blocks = None
     if options.text_rows != "line":
         blocks = yield from _blocks_steps(lines)
@@ -461,6 +483,19 @@ def made_of_blocks(sizes: list[int]) -> int | None:
     if near_blocks < BLOCK_SHARE * count or near_lines < BLOCK_SHARE * lines:
         return None
     return median
+
+
+def text_rows_read(table: Table) -> str:
+    """How detection cut a plain-text Table into rows, as :data:`TEXT_ROWS` names
+    it: ``"conll"``, ``"paragraph"`` or ``"line"`` (reading it again the same way
+    needs that ``text_rows``)::
+
+        >>> text_rows_read(read_table(b"a\\nb\\n\\nc\\nd\\n\\ne\\nf\\n", "t.txt"))
+        'paragraph'
+    """
+    if table.format == "text" and any(note.startswith(_CONLL_NOTE) for note in table.notes):
+        return "conll"
+    return "paragraph" if read_by_blocks(table) else "line"
 
 
 def read_by_blocks(table: Table) -> bool:

@@ -63,7 +63,7 @@ from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, 
                     covered_runs, dirty_by_part,
                     short_rows_by_prefix)
 from .fields import ShortCount, choose_fields, field_stats, other_text_fields, select_rows
-from .readers import format_from_name, is_utf16, read_by_blocks, read_table
+from .readers import format_from_name, is_utf16, read_table, text_rows_read
 from .table import ReadOptions, Row
 from .report import summarize
 from .result import Report
@@ -137,9 +137,9 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         own = options._replace(format=fmt)
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
-        if fmt == "text" and own.text_rows is None:    # blocks or lines: decided once a file
+        if fmt == "text" and own.text_rows is None:    # sentences, blocks or lines: once a file
             head = read_path_table(path, own, head=FIELD_SAMPLE_BYTES)
-            own = own._replace(text_rows="paragraph" if read_by_blocks(head) else "line")
+            own = own._replace(text_rows=text_rows_read(head))
         if wide:
             parts.append(Partition(len(parts), file_index, path, own, whole=True))
             continue

@@ -35,7 +35,7 @@ ID_FIELD_NAMES = ("id", "_id", "uid", "uuid", "task_id", "question_id", "qid",
 ID_SUFFIXES = ("_id", "-id", " id", ".id")
 
 #: How a plain-text file is cut into rows (``--a-text-rows`` / ``--b-text-rows``).
-TEXT_ROWS = ("line", "paragraph", "file")
+TEXT_ROWS = ("line", "paragraph", "conll", "file")
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 #: The line breaks ``str.splitlines`` knows besides ``\r`` and ``\n``.
@@ -138,10 +138,12 @@ class ReadOptions(NamedTuple):
     ``delimiter`` (one character, or comma/semicolon/tab/pipe) and ``header``
     (True/False): how a delimited file is read. ``text_rows``: a plain-text
     file's rows are its lines (``"line"``), its blocks of non-blank lines
-    between blank lines (``"paragraph"``) or the whole file (``"file"``);
-    None detects: a file made of blocks of similar shape (LogiQA's items,
-    wrapped paragraphs; see :func:`~ngram_core.readers.made_of_blocks`) reads
-    one row per block and its notes say so, any other file one row per line.
+    between blank lines (``"paragraph"``), its sentences as a token-per-line
+    file (``"conll"``: see :mod:`~ngram_core.conll`) or the whole file
+    (``"file"``); None detects: a token-per-line file reads one row per
+    sentence, a file made of blocks of similar shape (LogiQA's items, wrapped
+    paragraphs; see :func:`~ngram_core.readers.made_of_blocks`) one row per
+    block, and its notes say so; any other file one row per line.
     """
     format: str | None = None
     role: str | None = None

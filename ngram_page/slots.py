@@ -20,7 +20,7 @@ from ngram_core.fields import (FieldStats, ShortCount, count_files_steps, detect
                                field_stats_steps, fixed_notes, id_field_choice, longer_fields,
                                other_text_fields, reads_like, select_rows_steps,
                                short_rows_warning)
-from ngram_core.readers import read_by_blocks, read_table_steps
+from ngram_core.readers import read_table_steps, text_rows_read
 from ngram_core.table import TEXT_ROWS, Row, Table
 
 from .dom import create, el, fill_options, set_text
@@ -36,7 +36,8 @@ DELIMITED = ("csv", "tsv")
 #: The controls of how a slot's files are read (ids ``a-records``, ``b-header``...).
 READ_CONTROLS = ("records", "delimiter", "header", "text-rows")
 TEXT_ROWS_LABELS = {"line": "one row per line", "paragraph": "one row per paragraph "
-                    "(blocks between blank lines)", "file": "the whole file as one row"}
+                    "(blocks between blank lines)", "conll": "one row per sentence of a "
+                    "token-per-line (CoNLL) file", "file": "the whole file as one row"}
 assert set(TEXT_ROWS_LABELS) == set(TEXT_ROWS)
 
 
@@ -82,14 +83,9 @@ def fitting(table: Table, read: ReadChoice) -> dict:
             options["delimiter"] = read.delimiter
         if read.header is not None and read.header != table.header:
             options["header"] = read.header
-    if table.format == "text" and read.text_rows not in (None, text_rows_of(table)):
+    if table.format == "text" and read.text_rows not in (None, text_rows_read(table)):
         options["text_rows"] = read.text_rows
     return options
-
-
-def text_rows_of(table: Table) -> str:
-    """How detection cut a plain-text file into rows: by block or by line."""
-    return "paragraph" if read_by_blocks(table) else "line"
 
 
 class Slot:
@@ -322,7 +318,7 @@ class Slot:
             fields = f.text_fields(self.choice.text_fields, self.like)
             warning = short_rows_warning(c, fields, longer_fields(f.stats, c.n, fields))
             if warning and f.table.format == "text" and \
-                    (self.read.text_rows or text_rows_of(f.table)) == "line":
+                    (self.read.text_rows or text_rows_read(f.table)) == "line":
                 warning += (" A plain-text file wrapped at a fixed width may read better one "
                             "row per paragraph.")
             if warning:
@@ -357,7 +353,7 @@ class Slot:
         if text:
             fill_options(el(f"{key}-text-rows"), list(TEXT_ROWS),
                          [TEXT_ROWS_LABELS[t] for t in TEXT_ROWS],
-                         [self.read.text_rows or text_rows_of(next(f.table for f in files
+                         [self.read.text_rows or text_rows_read(next(f.table for f in files
                                                                    if f.table.format == "text"))])
 
     async def fill_field_lists(self, runner) -> None:
