@@ -312,7 +312,10 @@ def _object_table(document) -> tuple[list[dict], str] | None:
       two or more lists of the same length, none holding objects;
     - by row, pandas' ``orient="index"`` or items keyed by their ids: ``{"q1":
       {"question": ...}, "q2": {...}}``, each value an object sharing a field
-      with the first; the key is kept as the field ``key``.
+      with the first; the key is kept as the field ``key``;
+    - strings keyed by row, pandas' ``Series.to_json()`` or texts keyed by
+      their ids: ``{"0": "...", "1": "..."}``, every key holding a digit; the
+      fields ``key`` and ``value``.
 
     An object whose keys are split names (``{"train": {...}, "test": {...}}``)
     is none of these. ::
@@ -338,6 +341,9 @@ def _object_table(document) -> tuple[list[dict], str] | None:
                                 not any(isinstance(x, dict) for x in v) for v in values):
         return ([dict(zip(outer, row)) for row in zip(*values)],
                 "rows of a table written by columns")
+    if len(values) >= 2 and all(isinstance(v, str) for v in values) and _row_labels(outer):
+        return ([{"key": k, "value": v} for k, v in document.items()],
+                "strings of the object, keyed by row")
     if not all(isinstance(v, dict) and v for v in values):
         return None
     inner = list(values[0])
@@ -361,12 +367,35 @@ def _choose_array(name: str, document, candidates: list[_Array], options: ReadOp
         return _forced_array(name, document, candidates, options.records), ""
     if isinstance(document, list):
         return _Array((), 0), ""
-    if candidates:
+    if not document:
+        raise InputError(name, "is an empty JSON object: it holds no rows")
+    if candidates and not _one_record(document, candidates):
         return default_array(candidates, options.role)
-    if any(isinstance(v, (str, list)) for v in document.values()) or not document:
-        raise InputError(name, "is a JSON object that holds no array of rows; "
-                               "expected an array of objects or strings")
     return None, ""                       # a single object is a single row
+
+
+def _one_record(document: dict, candidates: list[_Array]) -> bool:
+    """Whether a JSON object with arrays is itself one record: its arrays hold
+    strings only (no objects: no rows of fields) and hold fewer characters, all
+    together, than the object's own strings. RACE's files are one article each,
+    with parallel short ``questions`` and ``answers``; a file of a description
+    and 500 sentences is the sentences::
+
+        >>> race = {"article": "A long passage. " * 20, "questions": ["Why?", "Who?"],
+        ...         "answers": ["A", "C"], "id": "high1.txt"}
+        >>> _one_record(race, _candidates(run_steps(json_arrays_steps(race))))
+        True
+    """
+    if any(c.objects for c in candidates):
+        return False
+    own = sum(len(v) for v in document.values() if isinstance(v, str))
+    listed = 0
+    for c in candidates:
+        items = document.get(c.keys[0]) if len(c.keys) == 1 else None
+        if not isinstance(items, list):
+            return False                  # nested deeper: an array of rows
+        listed += sum(len(x) for x in items if isinstance(x, str))
+    return own > listed
 
 
 def _rows_note(table: Table, candidates: list[_Array]) -> str:

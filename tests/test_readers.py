@@ -82,6 +82,33 @@ def test_a_table_written_as_an_object_is_read_one_row_per_item(document, ids):
     assert [r.id for r in select_rows(table, ["question"], detect_id_field(table))] == ids
 
 
+@pytest.mark.parametrize("document, ids", [
+    ({"0": _QUESTIONS[0], "1": _QUESTIONS[1]}, ["0", "1"]),          # pandas' Series.to_json()
+    ({"q-17": _QUESTIONS[0], "q-18": _QUESTIONS[1]}, ["q-17", "q-18"]),
+])
+def test_strings_keyed_by_row_are_one_row_each(document, ids):
+    table = read_table(json.dumps(document).encode(), "test.json")
+    rows = select_rows(table, None, detect_id_field(table))
+    assert [(r.id, r.text) for r in rows] == list(zip(ids, _QUESTIONS))
+
+
+def test_a_single_object_is_one_row():
+    """A MATH problem file; a RACE article file, whose short parallel lists are not rows."""
+    math = {"problem": _QUESTIONS[0], "level": "Level 5", "type": "Algebra",
+            "solution": "Water boils at 100 degrees Celsius at sea level, so the answer is 100."}
+    race = {"answers": ["A", "C"], "options": [["a", "b"], ["c", "d"]],
+            "questions": ["Why did she go?", "Who wrote it?"], "id": "high1.txt",
+            "article": "Mary went to the market early on Monday morning. " * 8}
+    for document in (math, race):
+        table = read_table(json.dumps(document).encode(), "one.json")
+        assert len(table) == 1 and "the JSON object is read as one row" in table.notes
+    assert select_rows(read_table(json.dumps(race).encode(), "one.json"))[0].text.startswith(
+        "Mary went to the market")
+    sentences = {"description": "A short description of the data.",
+                 "sentences": [f"Sentence number {k} of the set." for k in range(20)]}
+    assert len(read_table(json.dumps(sentences).encode(), "s.json")) == 20
+
+
 def test_tsv():
     rows = read_rows(b"id\tsentence\nx\thello there\n", "a.tsv")
     assert [(r.id, r.text) for r in rows] == [("x", "hello there")]
