@@ -37,7 +37,7 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 #: The engine modules the tab needs, and only those.
-ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "delimited", "json_rows",
+ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "conll", "delimited", "json_rows",
                   "fields", "tokenize", "index", "match", "settings", "report", "export",
                   "result", "check", "definitions", "scores", "clean_split", "contamination", "explore",
                   "argv", "warm")

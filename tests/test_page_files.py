@@ -21,6 +21,7 @@ from test_page_support import (PAGE_FIXTURES, change, chosen, command, download,
 
 UNSPACED = FIXTURES / "unspaced"
 REAL = FIXTURES / "real"          # the engine's fixtures of the same shapes
+SHAPES = FIXTURES / "shapes"
 
 # (A, B files, command options, what the person does in the page before comparing)
 AGREEMENT = {
@@ -42,6 +43,12 @@ AGREEMENT = {
                                          [REAL / "documents-fr.csv"], [], None),
     "Windows-1252 CSV, Excel CSV": (REAL / "windows-1252.csv", [REAL / "excel-semicolon.csv"],
                                     [], None),
+    "CoNLL-2003 token per line": (SHAPES / "conll2003/eng.testb",
+                                  [SHAPES / "conll2003/news.jsonl"], [], None),
+    "CoNLL-U with sentence ids": (SHAPES / "ud-french/fr_news-ud-test.conllu",
+                                  [SHAPES / "ud-french/web.jsonl"], [], None),
+    "SNLI beside its parse trees": (SHAPES / "snli/snli_1.0_test.jsonl",
+                                    [SHAPES / "snli/web.jsonl"], [], None),
 }
 
 
