@@ -79,6 +79,12 @@ def fill_options(select, values: list, labels: list, chosen: list, blank_label=N
     js.ngramFillOptions(select, to_js(values), to_js(labels), to_js(chosen), blank_label)
 
 
+def fill_rows(body, rows: list) -> None:
+    """Replace a table body with ``rows`` in one call (boot.js's ``ngramFillRows``):
+    each ``[position, flagged, [[text, kind], ...]]``, every text set as text."""
+    js.ngramFillRows(body, to_js(rows))
+
+
 def fill_table(table_id: str, lines, numeric_from: int = 1) -> None:
     """Replace a table's body with ``lines`` of text cells; columns from
     ``numeric_from`` on are right-aligned numbers."""

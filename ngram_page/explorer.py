@@ -21,7 +21,7 @@ from ngram_core.explore import (DIRTY_UNDER, SHOWS, SORTS, RowView, listed_rows,
 from ngram_core.match import CHECKABLE
 from ngram_core.report import flag_rule, percent
 
-from .dom import create, el, fill_options, found, set_text
+from .dom import el, fill_options, fill_rows, found, set_text
 from .panes import b_file
 
 PAGE_ROWS = 50
@@ -138,21 +138,14 @@ class Explorer:
         total = len(self.rows)
         self.page = self.position // PAGE_ROWS
         start, end = page_bounds(total, self.page, PAGE_ROWS)
-        body = el("rows-table").tBodies.item(0)
-        body.replaceChildren()
         flagged = flag_rule(result.settings.threshold)
         several = self._several()
+        rows = []
         for position in range(start, end):
             match = result.matches[self.rows[position]]
-            row = body.insertRow()
-            row.dataset.position = str(position)
-            row.setAttribute("aria-rowindex", str(position + 2))   # the heading is row 1
-            row.setAttribute("aria-selected", "false")
             is_flagged = flagged(match)
-            if is_flagged:
-                row.className = "flagged"
-            for cell in self._cells(match, is_flagged, several):
-                row.append(cell)
+            rows.append([position, is_flagged, self._cells(match, is_flagged, several)])
+        fill_rows(el("rows-table").tBodies.item(0), rows)
         table = el("rows-table")
         table.setAttribute("aria-rowcount", str(total + 1))
         pages = max(1, -(-total // PAGE_ROWS))
@@ -198,21 +191,9 @@ class Explorer:
             texts.append(("", False))
         cells = []
         for i, (text, from_file) in enumerate(texts):
-            cell = create("td")
-            cell.setAttribute("tabindex", "-1")
-            if i in (1, 2, 3, 4):
-                cell.className = "num"
-            elif i == len(texts) - 2:
-                cell.className = "status"
-            elif i == len(texts) - 1:
-                cell.className = "defs"
-            if from_file:
-                span = create("span", text, "id", file_text=True)
-                span.title = text                # the whole id, on hover
-                cell.append(span)
-            else:
-                cell.textContent = text
-            cells.append(cell)
+            kind = ("id" if from_file else "num" if i in (1, 2, 3, 4) else
+                    "status" if i == len(texts) - 2 else "defs" if i == len(texts) - 1 else "")
+            cells.append([text, kind])
         return cells
 
     def _cell(self, position: int, column: int):

@@ -264,6 +264,7 @@ class Page:
         self.explorer.show(result)
         for button in ("download-csv", "download-rows-csv"):
             el(button).disabled = False
+        await runner.breathe("explorer")
         await self.select(0 if self.explorer.rows else None)
         await runner.breathe("panes")
         self.runs += 1

@@ -98,6 +98,40 @@
     select.replaceChildren(fragment);
   };
 
+  // Fill the row explorer's body with one page of rows in one go: app.py passes
+  // plain lists, [position, flagged, [[text, kind], ...]] a row, so a page of 50
+  // rows of 9 cells is one call into JavaScript, not 2,500. Text is set as text.
+  // kind: "id" (text from a file: its own direction, whole on hover), "num",
+  // "status", "defs" or "" (the cell's class).
+  window.ngramFillRows = (body, rows) => {
+    const fragment = document.createDocumentFragment();
+    for (const [position, flagged, cells] of rows) {
+      const row = document.createElement("tr");
+      row.dataset.position = String(position);
+      row.setAttribute("aria-rowindex", String(position + 2));   // the heading is row 1
+      row.setAttribute("aria-selected", "false");
+      if (flagged) row.className = "flagged";
+      for (const [text, kind] of cells) {
+        const cell = document.createElement("td");
+        cell.tabIndex = -1;
+        if (kind === "id") {
+          const span = document.createElement("span");
+          span.className = "id";
+          span.dir = "auto";
+          span.title = text;
+          span.textContent = text;
+          cell.append(span);
+        } else {
+          if (kind) cell.className = kind;
+          cell.textContent = text;
+        }
+        row.append(cell);
+      }
+      fragment.append(row);
+    }
+    body.replaceChildren(fragment);
+  };
+
   addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll(".drop[data-input]").forEach(wireDrop);
   });
