@@ -75,6 +75,14 @@ _BINARY_MAGIC = (
 )
 
 
+#: Apache Arrow's file format begins with ARROW1; its stream format (Hugging Face
+#: datasets' save_to_disk and cache files, ``data-00000-of-00001.arrow``) with a
+#: continuation marker, and is told by its name.
+_ARROW = ("an Arrow file (as Hugging Face datasets' save_to_disk writes)",
+          "save it as JSON Lines (dataset.to_json) or as Parquet (dataset.to_parquet), "
+          "which the ngram-overlap command reads")
+_ARROW_NAMES = (".arrow", ".feather")
+
 #: A zip holding a workbook: by its name, or by the names inside (Excel, OpenDocument).
 _WORKBOOKS = (".xlsx", ".xlsm", ".ods")
 _WORKBOOK_MARKS = (b"xl/", b"opendocument.spreadsheet")
@@ -87,6 +95,9 @@ def _binary_kind(data: bytes, source: str) -> tuple[str, str] | None:
         >>> _binary_kind(b"PK\x03\x04" + bytes(26) + b"xl/workbook.xml", "export")
         ('a spreadsheet workbook', 'save it as CSV or JSON Lines')
     """
+    if data.startswith(b"ARROW1") or (data.startswith(b"\xff\xff\xff\xff")
+                                       and source.lower().endswith(_ARROW_NAMES)):
+        return _ARROW
     for magic, what, instead in _BINARY_MAGIC:
         if data.startswith(magic):
             if magic == b"PK\x03\x04" and (source.lower().endswith(_WORKBOOKS)

@@ -58,6 +58,11 @@ BAD_FILES = (
     BadFile("parquet-named.jsonl", b"PAR1" + bytes(64) + b"PAR1",
             "Parquet file, not a text file: save it as CSV or JSON Lines, or give it to the "
             "ngram-overlap command under a name ending in .parquet"),
+    # Hugging Face datasets' save_to_disk (Arrow's stream format) and Arrow's file format
+    BadFile("data-00000-of-00001.arrow", b"\xff\xff\xff\xff\x88\x00\x00\x00" + bytes(136),
+            "Arrow file (as Hugging Face datasets' save_to_disk writes), not a text file: "
+            "save it as JSON Lines (dataset.to_json)"),
+    BadFile("table.feather", b"ARROW1\x00\x00" + bytes(64) + b"ARROW1", "Arrow file"),
     BadFile("gzip-named.jsonl", gzip.compress(b'{"text": "a"}\n', mtime=0),
             "gzip archive, not a text file: decompress it"),
     BadFile("empty.json", b"", "is empty"),
