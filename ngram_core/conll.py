@@ -25,9 +25,12 @@ pairs; :func:`conll_rows` gives each sentence with its first line (1-based)::
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from typing import NamedTuple
+
+from .steps import Pacer, run_steps
 
 #: Non-blank lines sampled from the top of a file to detect the layout.
 SAMPLE_LINES = 2000
@@ -139,16 +142,8 @@ class Sentence(NamedTuple):
 
 
 def conll_rows(lines: list[str], layout: Layout | None = None) -> list[Sentence]:
-    """Each sentence of a token-per-line file, as a :class:`Sentence`.
-
-    ``layout``: where the words are (None: detected, else the first column). A
-    sentence is a block of lines between blank lines; ``#`` lines of another
-    width than a token line's are comments; its text is its ``# text =``
-    comment (CoNLL-U), else its words in order, and its id its ``# sent_id =``
-    comment, with a CoNLL-U word range (``3-4
-    du``) read in place of the lines it covers and empty nodes (``8.1``)
-    left out. ``-DOCSTART-`` lines are no words, and a block of nothing else
-    no sentence::
+    """Each sentence of a token-per-line file, as a :class:`Sentence` (see
+    :func:`conll_rows_steps`)::
 
         >>> ud = Layout(column=1, width=3)
         >>> conll_rows(["# sent_id = s1", "# text = Du vin.", "1-2\\tDu\\t_", "1\\tde\\tde",
@@ -157,16 +152,34 @@ def conll_rows(lines: list[str], layout: Layout | None = None) -> list[Sentence]
         >>> conll_rows(["1-2\\tDu\\t_", "1\\tde\\tde", "2\\tle\\tle", "3\\tvin\\tvin"], ud)[0].text
         'Du vin'
     """
+    return run_steps(conll_rows_steps(lines, layout))
+
+
+def conll_rows_steps(lines: list[str], layout: Layout | None = None):
+    """Step generator: yields sentences done now and then, returns the list of
+    :class:`Sentence`.
+
+    ``layout``: where the words are (None: detected, else the first column). A
+    sentence is a block of lines between blank lines. Its text is its ``# text
+    =`` comment (CoNLL-U) when it has one, else its words in order: a CoNLL-U
+    word range (``3-4 du``) read in place of the lines it covers, empty nodes
+    (``8.1``) and ``-DOCSTART-`` lines left out. Its id is its ``# sent_id =``
+    comment. ``#`` lines of another width than a token line's are comments; a
+    block of nothing else is no sentence.
+    """
     layout = layout or _detect(lines, 1) or Layout(0, 2)
     column = layout.column
     out: list[Sentence] = []
     start, comments, words = 0, dict[str, str](), list[str]()
     skip_to = 0                                  # last id covered by a word range
-    for number, line in enumerate(lines + [""], 1):
+    pacer = Pacer()
+    for number, line in enumerate(itertools.chain(lines, [""]), 1):
         if not line.strip():
             if "text" in comments or words:
                 out.append(Sentence(start, comments.get("text", _join(words)),
                                     comments.get("sent_id")))
+                if pacer.due():
+                    yield len(out)
             start, comments, words, skip_to = 0, {}, [], 0
             continue
         start = start or number
@@ -183,7 +196,7 @@ def conll_rows(lines: list[str], layout: Layout | None = None) -> list[Sentence]
             if "." in first:
                 continue                         # an empty node
             if "-" in first:
-                low, _, high = first.partition("-")
+                high = first.partition("-")[2]
                 skip_to = int(high) if high.isdigit() else 0
             elif first.isdigit() and int(first) <= skip_to:
                 continue                         # inside the word range just read

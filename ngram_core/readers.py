@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from .conll import conll_layout, conll_rows
+from .conll import conll_layout, conll_rows_steps
 from .delimited import DELIMITERS, consistent_delimiter, read_delimited_steps
 from .errors import InputError
 from .json_rows import parses_as_json, read_json_steps, read_jsonl_steps
@@ -392,13 +392,12 @@ def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
     notes = [MARKUP_NOTE] if looks_like_markup(lines) else []
     layout = conll_layout(lines) if options.text_rows in (None, "conll") else None
     if layout is not None or options.text_rows == "conll":
-        sentences = conll_rows(lines, layout)
+        sentences = yield from conll_rows_steps(lines, layout)
         if layout is not None and options.text_rows is None:
             words = ("its '# text' lines or its words" if layout.column else
                      "the words of its first column")
             notes = [f"{_CONLL_NOTE} ({len(sentences):,} sentences, read from {words}); "
                      f"choose lines to read one row per line"]
-        yield len(sentences)
         if sentences and all(s.sent_id for s in sentences):
             return Table(name, fmt, ["sent_id", "text"],
                          [{"sent_id": s.sent_id, "text": s.text} for s in sentences],
