@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .steps import Pacer, run_steps
-from .table import (ID_FIELD_NAMES, ID_SUFFIXES, ReadOptions, RecordArray, Table, as_record,
-                    fields_steps, flatten_record, join_path, repair_surrogates, split_lines,
-                    table_from_records_steps)
+from .table import (ARRAY_ROWS_NOTE, ID_FIELD_NAMES, ID_SUFFIXES, ReadOptions, RecordArray,
+                    Table, as_record, fields_steps, flatten_record, join_path,
+                    repair_surrogates, split_lines, table_from_records_steps)
 
 #: Top-level array names read as dataset splits: file A takes the first of
 #: SPLITS_A present, file B the first of SPLITS_B.
@@ -288,6 +288,8 @@ def read_json_steps(text: str, name: str, fmt: str, options: ReadOptions):
         table.notes.append(note)
     if isinstance(document, dict):
         table.notes.append(_rows_note(table, candidates))
+    elif document:
+        table.notes.extend(_array_rows(document[0]))
     return table
 
 
@@ -433,7 +435,13 @@ def _table_at_steps(name: str, fmt: str, document, chosen: _Array):
 
 # --- JSON Lines -------------------------------------------------------------------
 
+def _array_rows(first) -> list[str]:
+    """The note for rows that are arrays, when the first row is one."""
+    return [ARRAY_ROWS_NOTE] if isinstance(first, list) else []
+
+
 def read_jsonl_steps(text: str, name: str, fmt: str, options: ReadOptions):
+    rows = None                           # the first row, as JSON
     records: list[dict] = []
     lines: list[int] = []
     listed: set[str] = set()
@@ -452,8 +460,10 @@ def read_jsonl_steps(text: str, name: str, fmt: str, options: ReadOptions):
             raise _json_error(name, e, number - 1) from None
         records.append(flatten_record(as_record(value, name, "this line", line=number), listed))
         lines.append(number)
+        if rows is None:
+            rows = value
     fields = yield from fields_steps(records)
     return Table(name, fmt, fields, records, lines,
-                 list_fields=[f for f in fields if f in listed])
+                 list_fields=[f for f in fields if f in listed], notes=_array_rows(rows))
 
 

@@ -215,14 +215,24 @@ def scalar_text(value) -> str:
 
 
 
+#: Said of a JSON or JSON Lines file whose rows are arrays.
+ARRAY_ROWS_NOTE = "each row is an array, its values read as the fields column_1, column_2 and on"
+
+
 def as_record(value, name: str, what: str, **where) -> dict:
+    """One JSON row as a record: an object as it is, a string as ``{"text": ...}``,
+    an array as the cells of a headerless CSV row (pandas' ``to_json(orient=
+    "values")``): ``["q1", "Who?"]`` -> ``{"column_1": "q1", "column_2": "Who?"}``.
+    A number, a boolean or null is refused, naming ``what`` and ``where``."""
     if isinstance(value, dict):
         return value
     if isinstance(value, str):
         return {"text": value}
-    kind = {list: "an array", bool: "a boolean", int: "a number", float: "a number",
+    if isinstance(value, list):
+        return {f"column_{i}": cell for i, cell in enumerate(value, 1)}
+    kind = {bool: "a boolean", int: "a number", float: "a number",
             type(None): "null"}.get(type(value), type(value).__name__)
-    raise InputError(name, f"{what} is {kind}; each row must be an object or a string",
+    raise InputError(name, f"{what} is {kind}; each row must be an object, a string or an array",
                      **where)
 
 

@@ -92,6 +92,19 @@ def test_strings_keyed_by_row_are_one_row_each(document, ids):
     assert [(r.id, r.text) for r in rows] == list(zip(ids, _QUESTIONS))
 
 
+@pytest.mark.parametrize("name, data", [
+    ("values.json", json.dumps([["q1", _QUESTIONS[0], 1], ["q2", _QUESTIONS[1], 0]])),
+    ("values.jsonl", "".join(json.dumps(["q1" if i == 0 else "q2", q, 1]) + "\n"
+                             for i, q in enumerate(_QUESTIONS))),
+])
+def test_rows_that_are_arrays_are_read_as_headerless_cells(name, data):
+    """pandas' to_json(orient="values"), and JSON Lines of arrays: refused before."""
+    table = read_table(data.encode(), name)
+    assert table.fields == ["column_1", "column_2", "column_3"]
+    assert [r.text for r in select_rows(table)] == _QUESTIONS
+    assert any("each row is an array" in note for note in table.notes)
+
+
 def test_a_single_object_is_one_row():
     """A MATH problem file; a RACE article file, whose short parallel lists are not rows."""
     math = {"problem": _QUESTIONS[0], "level": "Level 5", "type": "Algebra",
