@@ -174,9 +174,10 @@ def _kind(values: list, listed: bool = False) -> str:
     (``A``/``B``/``C``/``D``), or short values (at most :data:`CATEGORY_CHARS`
     characters on average) repeated (10 or more strings with at most a fifth
     of them distinct; in a smaller sample, at most half distinct; in a field
-    made from lists, the items: SNLI's five ``annotator_labels``): ``category``; every one a bracketed parse tree (:func:`_is_tree`):
-    ``parse``; else ``text``. A passage repeated over its questions is
-    long, so it is text::
+    made from lists, the items: SNLI's five ``annotator_labels``):
+    ``category``; every one a bracketed parse tree (:func:`_is_tree`):
+    ``parse``; else ``text``. A passage repeated over its questions is long,
+    so it is text::
 
         >>> _kind(["q1", "q2", None]), _kind(["https://a.org/x"]), _kind(["Who am I?"])
         ('id', 'url', 'text')
@@ -418,7 +419,8 @@ def reading_order(table: Table, names) -> list[str]:
 def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None):
     """:func:`detect_text_fields` as steps; pass ``stats`` when already computed.
 
-    Every ``text`` field (none: every ``fixed`` one, the file's only text), in
+    Every ``text`` field (none: every ``fixed`` one, the file's only text;
+    none either: every ``parse`` one), in
     :func:`reading_order`, but those of single words
     (fewer than :data:`WORD_TOKENS` tokens per row: a keyword, a title, a
     one-word answer) while a longer one exists: set between a question and
@@ -508,7 +510,8 @@ def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:
 
 
 _WHAT = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing", "other": "objects",
-         "category": "labels", "text": "text", "fixed": "the same text in every row", "parse": "parse trees"}
+         "category": "labels", "text": "text", "fixed": "the same text in every row",
+         "parse": "parse trees"}
 
 
 def no_text_error(table: Table, stats: list[FieldStats]) -> InputError:

@@ -354,11 +354,14 @@ SNIFF_CHARS = 1 << 16
 
 
 def read_text_steps(text: str, name: str, fmt: str, options: ReadOptions):
-    r"""Plain text: one row per line, per block of lines, or the whole file.
+    r"""Plain text: one row per line, per block of lines, per sentence of a
+    token-per-line (CoNLL) file, or the whole file.
 
     ``options.text_rows`` says which: ``"line"``, ``"paragraph"`` (a block of
     non-blank lines between blank or whitespace-only lines, kept with its
-    inner line breaks) or ``"file"``. None detects: a file made of blocks of
+    inner line breaks), ``"conll"`` or ``"file"``. None detects: a
+    token-per-line file (see :mod:`ngram_core.conll`) is read one row per
+    sentence; a file made of blocks of
     similar shape (:func:`made_of_blocks`: LogiQA's items of an answer line, a
     passage, a question and four options; a prose document's wrapped
     paragraphs too, whose n-grams then run across line breaks) is read one row
