@@ -268,8 +268,12 @@ def _sample(values: list, width: int = 60) -> str:
 
 def _id_candidates(table: Table) -> list[str]:
     """Fields named like ids: the usual names in ID_FIELD_NAMES' order, then
-    ``*_id``, ``* id``, ``*.id``, ``*-id`` and camelCase ``*Id``, in field order;
-    never a field made from a list."""
+    ``*_id``, ``* id``, ``*.id``, ``*-id`` and camelCase ``*Id`` or ``*ID``
+    (SNLI's ``pairID``), in field order; never a field made from a list::
+
+        >>> _id_candidates(Table("s.jsonl", "jsonl", ["captionID", "pairID", "sentence1"], []))
+        ['captionID', 'pairID']
+    """
     listed = set(table.list_fields)
     by_lower: dict[str, str] = {}
     for f in table.fields:
@@ -277,7 +281,7 @@ def _id_candidates(table: Table) -> list[str]:
             by_lower.setdefault(f.lower(), f)
     named = [by_lower[n] for n in ID_FIELD_NAMES if n in by_lower]
     suffixed = [f for f in table.fields if f not in listed and f not in named and
-                (f.lower().endswith(ID_SUFFIXES) or re.search(r"[a-z]Id$", f))]
+                (f.lower().endswith(ID_SUFFIXES) or re.search(r"[a-z]I[dD]$", f))]
     return named + suffixed
 
 

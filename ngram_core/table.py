@@ -29,7 +29,7 @@ TEXT_FIELD_NAMES = ("text", "question", "prompt", "input", "content", "sentence"
                     "instruction", "query", "problem", "passage", "document",
                     "code", "context", "body", "premise", "article", "goal")
 #: Names an id field usually has; any other ``*_id`` / ``* id`` field comes next.
-ID_FIELD_NAMES = ("id", "_id", "uid", "uuid", "task_id", "question_id", "qid",
+ID_FIELD_NAMES = ("id", "_id", "uid", "uuid", "guid", "task_id", "question_id", "qid",
                   "doc_id", "example_id", "idx", "index", "ind", "key")
 #: Endings of an id field's name (lower-cased): ``doc_id``, ``Doc ID``, ``meta.id``.
 ID_SUFFIXES = ("_id", "-id", " id", ".id")

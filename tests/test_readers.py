@@ -168,6 +168,17 @@ def test_detection_prefers_common_names_and_id_suffixes():
     assert detect_id_field(table) == "task_id"
 
 
+@pytest.mark.parametrize("record, id_field", [
+    ({"guid": "klue-nli-v1_dev_00000", "premise": "p", "hypothesis": "h"}, "guid"),   # KLUE
+    ({"captionID": "3416050480.jpg#4", "pairID": "3416050480.jpg#4r1n", "sentence1": "s"},
+     "pairID"),                                                                     # SNLI
+])
+def test_ids_named_as_datasets_name_them(record, id_field):
+    second = {k: v + "x" if k != "captionID" else v for k, v in record.items()}
+    table = read_table(json.dumps([record, second]).encode(), "dev.json")
+    assert detect_id_field(table) == id_field
+
+
 def test_detection_falls_back_to_first_mostly_string_field():
     table = read_table(b'[{"n": 1, "body_text": "hello"}, {"n": 2, "body_text": "x"}]',
                        "a.json")
