@@ -4,7 +4,8 @@ that keeps them in view.
 The verdict block sits straight after the introduction: the figure, its
 sentence, the settings sentence with the fields read, the notices, the
 "out of date" mark, "Copy link" and the command line. The bar (``#verdict-bar``,
-fixed at the top of the window) repeats the figure, a short sentence, the
+at the top of the window; on a phone in its own place after the introduction,
+sticking to the top once scrolled to) repeats the figure, a short sentence, the
 files and fields read, n, the flag rule and the mode whenever the verdict
 block is not wholly in view, and it is where a check's progress and its
 Cancel button show. Every sentence comes from ``ngram_core.report``.

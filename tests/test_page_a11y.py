@@ -63,6 +63,19 @@ def test_after_picking_files_the_verdict_is_in_view(page, width, height):
     assert opacity < 1
 
 
+def test_at_the_top_of_the_page_on_a_phone_the_bar_covers_no_title(page):
+    """The bar shows the figure and the fields read from the first screen on, in its
+    own place: it covered the page's title (fixed over it) before."""
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.evaluate("scrollTo(0, 0)")
+    page.wait_for_function("!document.getElementById('verdict-bar').hidden")
+    assert in_window(page, "h1") and in_window(page, "#bar-figure") and in_window(page, "#bar-read")
+    title, bar = (page.eval_on_selector(s, "e => e.getBoundingClientRect().toJSON()")
+                  for s in ("h1", "#verdict-bar"))
+    assert bar["top"] >= title["bottom"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375     # no sideways scroll
+
+
 def test_axe_finds_no_wcag_aa_violation_at_either_width_with_every_section_open(page):
     load_pair(page, *big_pair(400))
     page.wait_for_function("document.body.dataset.reported === document.body.dataset.runs"
