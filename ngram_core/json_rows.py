@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .errors import InputError
@@ -377,27 +378,34 @@ def _choose_array(name: str, document, candidates: list[_Array], options: ReadOp
 
 
 def _one_record(document: dict, candidates: list[_Array]) -> bool:
-    """Whether a JSON object with arrays is itself one record: its arrays hold
-    strings only (no objects: no rows of fields) and hold fewer characters, all
-    together, than the object's own strings. RACE's files are one article each,
-    with parallel short ``questions`` and ``answers``; a file of a description
-    and 500 sentences is the sentences::
+    """Whether a JSON object with arrays is itself one record: its arrays are
+    top-level lists of strings only (no objects: no rows of fields), two or
+    more of them parallel (the same length), holding fewer characters all
+    together than the object's own strings. RACE's files are one article
+    each, with parallel short ``questions`` and ``answers``; a description
+    beside 500 sentences, or an instruction beside a list of questions, are
+    the sentences and the questions::
 
         >>> race = {"article": "A long passage. " * 20, "questions": ["Why?", "Who?"],
         ...         "answers": ["A", "C"], "id": "high1.txt"}
         >>> _one_record(race, _candidates(run_steps(json_arrays_steps(race))))
         True
+        >>> asked = {"instruction": "Answer briefly. " * 20, "questions": ["Why?", "Who?"]}
+        >>> _one_record(asked, _candidates(run_steps(json_arrays_steps(asked))))
+        False
     """
     if any(c.objects for c in candidates):
         return False
     own = sum(len(v) for v in document.values() if isinstance(v, str))
-    listed = 0
+    listed, lengths = 0, []
     for c in candidates:
         items = document.get(c.keys[0]) if len(c.keys) == 1 else None
         if not isinstance(items, list):
             return False                  # nested deeper: an array of rows
         listed += sum(len(x) for x in items if isinstance(x, str))
-    return own > listed
+        lengths.append(len(items))
+    parallel = max(Counter(lengths).values()) >= 2
+    return parallel and own > listed
 
 
 def _rows_note(table: Table, candidates: list[_Array]) -> str:

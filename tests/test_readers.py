@@ -120,6 +120,10 @@ def test_a_single_object_is_one_row():
     sentences = {"description": "A short description of the data.",
                  "sentences": [f"Sentence number {k} of the set." for k in range(20)]}
     assert len(read_table(json.dumps(sentences).encode(), "s.json")) == 20
+    asked = {"instruction": "Answer each question in one short sentence, please. " * 4,
+             "questions": _QUESTIONS}
+    assert [r.text for r in select_rows(read_table(json.dumps(asked).encode(), "q.json"))] \
+        == _QUESTIONS
 
 
 def test_tsv():
