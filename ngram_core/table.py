@@ -276,14 +276,56 @@ def flatten_record(record: dict, listed: set | None = None) -> dict:
     return out
 
 
+#: A chat message is an object with a role (OpenAI's ``role``, ShareGPT's ``from``)
+#: and its text (``content``, ``value`` or ``text``).
+ROLE_KEYS = ("role", "from")
+CONTENT_KEYS = ("content", "value", "text")
+ROLE_CHARS = 32
+
+
+def _message(item) -> tuple[str, str, str] | None:
+    """``(role, role key, text key)`` of a chat message, else None: a role is a
+    short word of letters, ``_`` and ``-`` (it becomes part of a field's name;
+    ``{"from": "2020-01-01", ...}`` is no message)."""
+    if not isinstance(item, dict):
+        return None
+    role_key = next((k for k in ROLE_KEYS if k in item), None)
+    text_key = next((k for k in CONTENT_KEYS if k in item), None)
+    if role_key is None or text_key is None:
+        return None
+    role = item[role_key]
+    if not isinstance(role, str) or len(role) > ROLE_CHARS \
+            or not role.replace("_", "").replace("-", "").isalpha():
+        return None
+    return role, role_key, text_key
+
+
 def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dict) -> None:
-    """Put the leaves of ``value`` (found at ``path``) into ``out`` / ``parts``."""
+    """Put the leaves of ``value`` (found at ``path``) into ``out`` / ``parts``.
+
+    In a list, a chat message's text goes to a field named by its role
+    (``messages.system``, ``messages.user``, ``conversations.gpt``): a system
+    prompt shared by every row is then a field of its own, left out as fixed,
+    rather than text joined to every question::
+
+        >>> flatten_record({"messages": [{"role": "system", "content": "Be brief."},
+        ...                              {"role": "user", "content": "Why?"}]})
+        {'messages.system': 'Be brief.', 'messages.user': 'Why?'}
+    """
     if isinstance(value, dict):
         for key, item in value.items():
             _spread(item, f"{path}.{key}", in_list, out, parts, record)
     elif isinstance(value, list):
         for item in value:
-            _spread(item, path, True, out, parts, record)
+            message = _message(item)
+            if message is None:
+                _spread(item, path, True, out, parts, record)
+                continue
+            role, role_key, text_key = message
+            _spread(item[text_key], f"{path}.{role}", True, out, parts, record)
+            for key, other in item.items():
+                if key not in (role_key, text_key):
+                    _spread(other, f"{path}.{key}", True, out, parts, record)
     elif path in record and not isinstance(record[path], (dict, list)):
         return                    # a top-level key spelled like this path wins
     elif in_list:
