@@ -32,8 +32,8 @@ import io
 
 from .errors import InputError
 from .steps import Pacer, run_steps
-from .table import (ID_FIELD_NAMES, ID_SUFFIXES, PLAIN_NUMBER, TEXT_FIELD_NAMES, ReadOptions, Table,
-                    repair_surrogates, split_lines)
+from .table import (ID_FIELD_NAMES, ID_SUFFIXES, LINE_BREAK, PLAIN_NUMBER, TEXT_FIELD_NAMES,
+                    ReadOptions, Table, repair_surrogates, split_lines)
 
 #: The field separators detected in delimited files, with the names notes use.
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
@@ -150,6 +150,24 @@ def consistent_delimiter(text: str) -> str | None:
         if _consistency(sample_rows(text, d)) == 1.0:
             return d
     return None
+
+
+def tab_table(text: str) -> bool:
+    r"""Whether a text is a table of tab-separated columns: its first line has
+    a tab and its first 20 records (two at least) all split at tabs into the
+    same number of fields. A ``.txt`` file that is one (MRPC's
+    ``msr_paraphrase_test.txt``, a spreadsheet saved as "Unicode text") is
+    read as TSV, not as lines::
+
+        >>> tab_table("Quality\t#1 String\n1\tHe said \"yes\" to it.\n")
+        True
+        >>> tab_table("A line\twith a tab.\nA line without.\n")
+        False
+    """
+    if "\t" not in LINE_BREAK.split(text, 1)[0]:
+        return False
+    rows = sample_rows(text, "\t")
+    return len(rows) >= 2 and _consistency(rows) == 1.0
 
 
 def _label_like(cell: str) -> bool:

@@ -42,7 +42,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .conll import conll_layout, conll_rows_steps
-from .delimited import DELIMITERS, consistent_delimiter, read_delimited_steps
+from .delimited import DELIMITERS, consistent_delimiter, read_delimited_steps, tab_table
 from .errors import InputError
 from .json_rows import parses_as_json, read_json_steps, read_jsonl_steps
 from .steps import Pacer, run_steps
@@ -328,10 +328,10 @@ def _sniff(text: str, by_extension: str | None, delimiter: str | None = None) ->
         return "tsv" if delimiter == "\t" else "csv"
     if by_extension in ("csv", "tsv"):
         return by_extension      # the reader detects the delimiter
-    if by_extension == "text":
-        return "text"
     if conll_layout(split_lines(text[:SNIFF_CHARS])) is not None:
         return "text"            # a token-per-line file, tabs between its columns or not
+    if by_extension == "text":
+        return "tsv" if tab_table(text) else "text"
     first_line = LINE_BREAK.split(text, 1)[0]
     if "\t" in first_line:
         return "tsv"

@@ -137,9 +137,13 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         own = options._replace(format=fmt)
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
-        if fmt == "text" and own.text_rows is None:    # sentences, blocks or lines: once a file
-            head = read_path_table(path, own, head=FIELD_SAMPLE_BYTES)
-            own = own._replace(text_rows=text_rows_read(head))
+        if fmt == "text" and (options.format is None or own.text_rows is None):
+            # read as the whole file would be, decided once a file: a .txt may be a
+            # table of tabs or JSON Lines; text is read in sentences, blocks or lines
+            head = read_path_table(path, options, head=FIELD_SAMPLE_BYTES)
+            own = own._replace(format=head.format)
+            if head.format == "text" and own.text_rows is None:
+                own = own._replace(text_rows=text_rows_read(head))
         if wide:
             parts.append(Partition(len(parts), file_index, path, own, whole=True))
             continue

@@ -49,6 +49,8 @@ AGREEMENT = {
                                   [SHAPES / "ud-french/web.jsonl"], [], None),
     "SNLI beside its parse trees": (SHAPES / "snli/snli_1.0_test.jsonl",
                                     [SHAPES / "snli/web.jsonl"], [], None),
+    "MRPC's .txt that is a TSV": (SHAPES / "mrpc/msr_paraphrase_test.txt",
+                                  [SHAPES / "mrpc/web.jsonl"], [], None),
 }
 
 

@@ -165,3 +165,25 @@ def test_a_json_document_larger_than_the_head_is_streamed_as_one_partition(tmp_p
     a_rows = load_rows_by_file([str(a_path)], ["text"])[0]
     streamed = check_distributed(None, a_rows, [str(b_path)], Settings(), a_fields=["text"])
     assert streamed.summary.flagged == 1 and streamed.b_reads[0].rows == 6001
+
+
+def test_a_txt_training_file_that_is_a_tab_table_streams_as_it_is_read_whole(tmp_path):
+    """A ``.txt`` of tab-separated columns with a header (MRPC's files, a spreadsheet
+    saved as text) is a TSV both ways: the same rows, fields and figures, the header
+    not a row, the id column not text."""
+    a_path, b_path = tmp_path / "a.jsonl", tmp_path / "b.txt"
+    write_jsonl(a_path, 40, 8)
+    leaks = [json.loads(line)["text"] for line in a_path.read_text().splitlines()[:3]]
+    plain = tmp_path / "b.jsonl"
+    write_jsonl(plain, 3000, 9, leaks)
+    records = [json.loads(line) for line in plain.read_text().splitlines()]
+    b_path.write_text("doc_id\tbody\n" + "".join(f"{r['id']}\t{r['text']}\n" for r in records))
+    a_rows = load_rows_by_file([str(a_path)], ["text"])[0]
+    b_rows, b_files, b_reads = load_rows_by_file([str(b_path)], None)
+    assert fields_of(b_reads) == ["body"] and len(b_rows) == 3000
+    indexed = run_check(a_rows, b_rows, Settings(n=8), b_files, fields=(["text"], ["body"]))
+    streamed = check_distributed(None, a_rows, [str(b_path)], Settings(n=8), a_fields=["text"],
+                                 b_fields=None, blocksize=4096)
+    assert indexed.summary.flagged >= 3
+    assert streamed.summary.as_dict() == indexed.summary.as_dict()
+    assert streamed.b_reads[0].rows == 3000 and fields_of(streamed.b_reads) == ["body"]
