@@ -308,9 +308,10 @@ def _object_table(document) -> tuple[list[dict], str] | None:
 
     - pandas' ``to_json(orient="split")``: ``{"columns": [...], "data": [[...], ...]}``;
     - by columns, pandas' default ``to_json()``: ``{"question": {"0": "...", "1":
-      "..."}, "answer": {...}}``, each column an object of plain values keyed by
-      row (the keys that hold digits are the rows' labels; when both or neither
-      do, the more numerous), or a
+      "..."}, "answer": {...}}``, each column an object keyed by the same rows
+      (the keys that hold digits are the rows' labels; when only the inner keys
+      do, the cells may be lists or objects, as in MS MARCO's ``passages``; when
+      both or neither do, the cells are plain and the more numerous are rows), or a
       Hugging Face ``Dataset.to_dict()``: ``{"question": [...], "answer": [...]}``,
       two or more lists of the same length, none holding objects;
     - by row, pandas' ``orient="index"`` or items keyed by their ids: ``{"q1":
@@ -352,8 +353,9 @@ def _object_table(document) -> tuple[list[dict], str] | None:
     inner = list(values[0])
     plain = all(not isinstance(x, (dict, list)) for v in values for x in v.values())
     inner_rows, outer_rows = _row_labels(inner), _row_labels(outer)
-    if plain and all(list(v) == inner for v in values) and \
-            (inner_rows and not outer_rows or inner_rows == outer_rows and len(inner) > len(outer)):
+    if all(list(v) == inner for v in values) and \
+            (inner_rows and not outer_rows or
+             plain and inner_rows == outer_rows and len(inner) > len(outer)):
         return ([{col: document[col][row] for col in outer} for row in inner],
                 "rows of a table written by columns")
     first = set(inner)
