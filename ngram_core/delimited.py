@@ -129,33 +129,37 @@ def _consistency(rows: list[list[str]]) -> float:
 
 def detect_delimiter(text: str, preferred: str = ",") -> str:
     """The separator among comma, semicolon, tab and pipe that splits the first
-    20 records most consistently into the same number (2 or more) of fields;
-    ties go to ``preferred``, then to that order. A file no separator splits
-    is one column, read with ``preferred``::
+    20 records (after any lines above the header, see :func:`preamble_lines`)
+    most consistently into the same number (2 or more) of fields; ties go to
+    ``preferred``, then to that order. A file no separator splits is one
+    column, read with ``preferred``::
 
         >>> detect_delimiter('id;text\\n1;"a; b, c"\\n2;d, e\\n')
         ';'
     """
     best, best_score = preferred, 0.0
     for d in (preferred,) + tuple(d for d in DELIMITERS if d != preferred):
-        score = _consistency(sample_rows(text, d))
+        rows = sample_rows(text, d)
+        score = _consistency(rows[_preamble_records(rows):])
         if score > best_score:
             best, best_score = d, score
     return best
 
 
 def consistent_delimiter(text: str) -> str | None:
-    """A separator splitting every sampled record alike into 2 or more fields, or None."""
+    """A separator splitting every sampled record (after any lines above the
+    header) alike into 2 or more fields, or None."""
     for d in DELIMITERS:
-        if _consistency(sample_rows(text, d)) == 1.0:
+        rows = sample_rows(text, d)
+        if _consistency(rows[_preamble_records(rows):]) == 1.0:
             return d
     return None
 
 
 def tab_table(text: str) -> bool:
-    r"""Whether a text is a table of tab-separated columns: its first line has
-    a tab and its first 20 records (two at least) all split at tabs into the
-    same number of fields. A ``.txt`` file that is one (MRPC's
+    r"""Whether a text is a table of tab-separated columns: its first 20
+    records (two at least, after any lines above the header) all split at
+    tabs into the same number of fields. A ``.txt`` file that is one (MRPC's
     ``msr_paraphrase_test.txt``, a spreadsheet saved as "Unicode text") is
     read as TSV, not as lines::
 
@@ -164,10 +168,68 @@ def tab_table(text: str) -> bool:
         >>> tab_table("A line\twith a tab.\nA line without.\n")
         False
     """
-    if "\t" not in LINE_BREAK.split(text, 1)[0]:
+    if "\t" not in text[:_SAMPLE_CHARS]:
         return False
     rows = sample_rows(text, "\t")
+    rows = rows[_preamble_records(rows):]
     return len(rows) >= 2 and _consistency(rows) == 1.0
+
+
+#: At most this many records above a header are a preamble (see :func:`preamble_lines`).
+_PREAMBLE_MAX = 5
+
+
+def _preamble_records(rows: list[list[str]]) -> int:
+    """How many of the first sampled records are a preamble above the header:
+    each with at most one filled cell (a title, a row of empty cells) or a
+    first cell starting with ``#`` (a comment), at most 5 of them, followed by
+    two or more records all as wide (2 or more fields) of which the first is a
+    header (:func:`detect_header`). 0 when there is none."""
+    k = 0
+    while k < min(len(rows), _PREAMBLE_MAX) and \
+            (sum(bool(c.strip()) for c in rows[k]) <= 1 or rows[k][0].lstrip().startswith("#")):
+        k += 1
+    rest = rows[k:]
+    if k == 0 or len(rest) < 2 or _consistency(rest) < 1.0 or not detect_header(rest):
+        return 0
+    return k
+
+
+def preamble_lines(text: str, delimiter: str) -> int:
+    r"""The number of lines above a table's header that are not part of the
+    table: a title, ``#`` comments, rows of empty cells, as spreadsheets and
+    export tools write them (see :func:`_preamble_records`). They are not read
+    as rows, and the reading says so::
+
+        >>> preamble_lines("Export of 2024-05-01\n\nid,question\nq1,Why is the sky blue?\n", ",")
+        2
+        >>> preamble_lines("id,question\nq1,Why is the sky blue?\n", ",")
+        0
+    """
+    head = text[:_SAMPLE_CHARS]
+    rows, ends, _ = _quoted_sample(head, delimiter)
+    if len(text) > len(head) and len(rows) > 1:
+        rows, ends = rows[:-1], ends[:-1]        # the last record may be cut
+    k = _preamble_records(rows[:_SAMPLE_RECORDS])
+    return ends[k - 1] + _blank_lines_after(head, ends[k - 1]) if k else 0
+
+
+def _blank_lines_after(text: str, line: int) -> int:
+    """How many blank lines follow line ``line`` (1-based) of ``text``."""
+    count = 0
+    for piece in split_lines(text)[line:]:
+        if piece.strip():
+            break
+        count += 1
+    return count
+
+
+def _after_lines(text: str, count: int) -> str:
+    """``text`` from the start of line ``count + 1`` on (``""`` when it has fewer lines)."""
+    for i, brk in enumerate(LINE_BREAK.finditer(text), 1):
+        if i == count:
+            return text[brk.end():]
+    return ""
 
 
 def _label_like(cell: str) -> bool:
@@ -268,6 +330,9 @@ def read_delimited_steps(text: str, name: str, fmt: str, options: ReadOptions):
     """
     preferred = "\t" if fmt == "tsv" else ","
     delimiter = options.delimiter or detect_delimiter(text, preferred)
+    skipped = preamble_lines(text, delimiter) if options.header is not False else 0
+    if skipped:      # blank lines in their place: the reader skips them, line numbers hold
+        text = "\n" * skipped + _after_lines(text, skipped)
     sample = sample_rows(text, delimiter)
     has_header = detect_header(sample) if options.header is None else options.header
     plain = _even_lines(text, delimiter) if '"' in text else None
@@ -290,6 +355,9 @@ def read_delimited_steps(text: str, name: str, fmt: str, options: ReadOptions):
     if has_header and fields and not records:
         raise InputError(name, "has a header row but no rows under it")
     notes = [_dialect_note(delimiter, len(fields), has_header)]
+    if skipped:
+        notes.append((f"lines 1-{skipped}, above the header, are not rows" if skipped > 1 else
+                      "line 1, above the header, is not a row") + " (a title, comments or empty cells)")
     if literal:
         notes.append(_literal_note(delimiter))
     return Table(name, "tsv" if delimiter == "\t" else "csv", fields, records, lines,

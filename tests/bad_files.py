@@ -92,7 +92,7 @@ BAD_FILES = (
     BadFile("ragged.csv", b"id,text\r\n1,a\r\n2,b,c\r\n", "has 3 fields", line=3),
     BadFile("extra-field.csv", b"id,text\n1,a\n2,b,extra\n", "has 3 fields where the header has 2",
             line=3),
-    BadFile("titled.csv", b"Quiz questions (March)\nid,question\n1,first\n",
+    BadFile("titled.csv", b"Quiz questions (March)\n1,first\n2,second\n",
             "has 2 fields where the header has 1 (a title line above the header? delete it)",
             line=2),
     BadFile("header-only.csv", b"id,text\n", "header row but no rows"),

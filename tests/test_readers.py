@@ -55,6 +55,38 @@ def test_rows_of_empty_cells_are_blank_lines_and_ids_survive_them(data, name):
     assert [(r.id, r.text) for r in rows] == [("q1", "first question"), ("q2", "second, quoted")]
 
 
+@pytest.mark.parametrize("data, name", [
+    # a title and a blank line above the header; Excel pads the title's row with commas
+    (b"Quiz export 2024-05-01\n\nid,question\nq1,first question\nq2,\"second, quoted\"\n",
+     "titled.csv"),
+    (b"Quiz export 2024-05-01,,\r\n,,\r\nid,question,answer\r\nq1,first question,A\r\n"
+     b"q2,\"second, quoted\",B\r\n", "padded.csv"),
+    # comments from an export tool above a TSV; a title over a semicolon CSV
+    (b"# exported by quiz-tool 1.2\n# columns: id, question\nid\tquestion\nq1\tfirst question\n"
+     b"q2\tsecond, quoted\n", "comments.tsv"),
+    ("R\u00e9sultats du quiz\nid;question\nq1;first question\nq2;second, quoted\n".encode(),
+     "titled-semicolon.csv"),
+])
+def test_lines_above_the_header_are_not_rows(data, name):
+    """A title, comments or padding above a table's header: refused before, or read as
+    rows under made-up column names with the header as a row."""
+    table = read_table(data, name)
+    rows = select_rows(table, None, detect_id_field(table))
+    assert [(r.id, r.text) for r in rows] == [("q1", "first question"), ("q2", "second, quoted")]
+    assert table.lines[0] == data.count(b"\n", 0, data.index(b"q1")) + 1
+    assert any("above the header" in note for note in table.notes)
+
+
+@pytest.mark.parametrize("data", [
+    b"#,question\n1,first question\n2,second question\n",            # a column named "#"
+    b"only one cell\nq1,first question\nq2,second question\n".replace(b"only", b"q0,only"),
+])
+def test_a_first_row_that_is_a_header_or_a_row_is_not_dropped(data):
+    table = read_table(data, "a.csv")
+    assert not any("above the header" in note for note in table.notes)
+    assert len(table.records) == (2 if data.startswith(b"#") else 3)
+
+
 _QUESTIONS = ["What is the boiling point of water at sea level?", "Who wrote the novel Emma?"]
 
 
@@ -70,6 +102,11 @@ _QUESTIONS = ["What is the boiling point of water at sea level?", "Who wrote the
     ({"question": _QUESTIONS, "answer": ["100 C", "Austen"]}, ["1", "2"]),
     ({"q-17": {"question": _QUESTIONS[0], "choices": ["90 C", "100 C"]},
       "q-18": {"question": _QUESTIONS[1], "choices": ["Austen", "Eliot"]}}, ["q-17", "q-18"]),
+    # MS MARCO's dev_v2.1.json: by columns, a cell a list of objects
+    ({"passages": {"0": [{"passage_text": "At sea level it boils at 100 C.", "is_selected": 1}],
+                   "1": [{"passage_text": "Emma is a novel.", "is_selected": 0}]},
+      "question": {"0": _QUESTIONS[0], "1": _QUESTIONS[1]}, "query_id": {"0": 19, "1": 20}},
+     ["19", "20"]),
     # more fields than items: the keys with digits are still the rows
     ({"q1": {"question": _QUESTIONS[0], "answer": "100 C", "topic": "physics"},
       "q2": {"question": _QUESTIONS[1], "answer": "Austen", "topic": "books"}}, ["q1", "q2"]),
