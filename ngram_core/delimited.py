@@ -22,6 +22,8 @@ split at the separator and a quote is only a character, as in many TSVs
     >>> table.records[0]["text"], table.notes[1]
     ('"Hi," she said', 'quotes read as text (every line has the same number of tabs)')
 
+Lines above the header that are a preamble (a title, ``#`` comments, rows of
+empty cells: :func:`preamble_lines`) are not rows, and a note says which.
 Messages name a separator in words ("a tab"), never as the raw character.
 """
 

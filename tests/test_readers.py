@@ -66,6 +66,8 @@ def test_rows_of_empty_cells_are_blank_lines_and_ids_survive_them(data, name):
      b"q2\tsecond, quoted\n", "comments.tsv"),
     ("R\u00e9sultats du quiz\nid;question\nq1;first question\nq2;second, quoted\n".encode(),
      "titled-semicolon.csv"),
+    # Excel's "sep=" line, which names the separator for Excel
+    (b"sep=;\r\nid;question\r\nq1;first question\r\nq2;second, quoted\r\n", "excel-sep.csv"),
 ])
 def test_lines_above_the_header_are_not_rows(data, name):
     """A title, comments or padding above a table's header: refused before, or read as
