@@ -47,8 +47,8 @@ from typing import NamedTuple
 
 from .errors import InputError
 from .readers import read_table_steps
-from .table import (ID_FIELD_NAMES, ID_SUFFIXES, PLAIN_NUMBER, TEXT_FIELD_NAMES, Row, Table,
-                    fields_label, value_text)
+from .table import (ID_FIELD_NAMES, ID_SUFFIXES, LM_EVAL_ITEM, PLAIN_NUMBER, TEXT_FIELD_NAMES, Row,
+                    Table, fields_label, lm_eval_samples, value_text)
 from .steps import Pacer, run_steps
 from .tokenize import PIECE_CHARS, Tokenizer
 
@@ -151,15 +151,21 @@ def _count_tokens_steps(tokenizer: Tokenizer, text: str, pacer: Pacer):
 
 
 def _is_number(value) -> bool:
-    """A number, a boolean, or a string of numbers one per line (``"177\\n180"``)."""
+    """A number, a boolean, or a string of numbers and JSON's ``true``, ``false``
+    and ``null`` one per line (``"177\\n180"``; a list such as lm-evaluation-harness's
+    ``resps``, ``[["-2.47", false], ...]``, made into ``"-2.47\\nfalse\\n..."``)."""
     if isinstance(value, (bool, int, float)):
         return True
     return isinstance(value, str) and _is_number_text(value)
 
 
+_JSON_LITERALS = frozenset(("true", "false", "null"))
+
+
 @lru_cache(maxsize=1 << 14)
 def _is_number_text(value: str) -> bool:
-    return all(PLAIN_NUMBER.fullmatch(part.strip()) for part in value.split("\n"))
+    return all(PLAIN_NUMBER.fullmatch(part.strip()) or part.strip() in _JSON_LITERALS
+               for part in value.split("\n"))
 
 
 def _kind(values: list, listed: bool = False) -> str:
@@ -186,6 +192,8 @@ def _kind(values: list, listed: bool = False) -> str:
         ('category', 'category', 'text')
         >>> _kind(["neutral\\nneutral\\ncontradiction", "entailment\\nneutral\\nneutral"], listed=True)
         'category'
+        >>> _kind(["-2.47\\nfalse\\n-1.09\\ntrue", "-0.4\\nfalse\\n-3.2\\nfalse"], listed=True)
+        'number'
     """
     present = [v for v in values if v is not None and not (isinstance(v, str) and not v.strip())]
     if not present:
@@ -423,7 +431,12 @@ def reading_order(table: Table, names) -> list[str]:
 def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None):
     """:func:`detect_text_fields` as steps; pass ``stats`` when already computed.
 
-    Every ``text`` field (none: every ``fixed`` one, the file's only text;
+    In an lm-evaluation-harness samples file (:func:`~ngram_core.table.lm_eval_samples`)
+    only the test item's fields (``doc.*``) are considered: its ``arguments``
+    are the item formatted after few-shot examples of another split, which
+    would make every row match a training file holding those examples, and
+    ``resps`` the model's answers. Of the fields considered: every ``text``
+    field (none: every ``fixed`` one, the file's only text;
     none either: every ``parse`` one), in
     :func:`reading_order`, but those of single words
     (fewer than :data:`WORD_TOKENS` tokens per row: a keyword, a title, a
@@ -436,6 +449,9 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     """
     if stats is None:
         stats = yield from field_stats_steps(table)
+    item = [s for s in stats if s.name.startswith(LM_EVAL_ITEM)]
+    if lm_eval_samples(table.fields) and any(s.kind == "text" for s in item):
+        stats = item                  # the test item, not its prompt or the model's answers
     text = ([s for s in stats if s.kind == "text"] or [s for s in stats if s.kind == "fixed"] or
             [s for s in stats if s.kind == "parse"])
     if any(s.tokens >= WORD_TOKENS for s in text):
@@ -471,6 +487,10 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
     else:
         chosen = yield from detect_text_fields_steps(table, stats)
     notes = fixed_notes(stats, chosen)
+    if not text_fields and all(f.startswith(LM_EVAL_ITEM) for f in chosen) and \
+            lm_eval_samples(table.fields):
+        notes.append("lm-evaluation-harness samples: the test item (doc) is read, not the prompts "
+                     "with their few-shot examples (arguments) nor the model's answers")
     if id_field is None:
         ident = id_field_choice(table)
         if ident.note:

@@ -37,7 +37,7 @@ from .definitions import LLAMA2_SUBSETS, NAMES, Definitions
 from .errors import InputError
 from .match import CHECKABLE
 from .report import flag_rule
-from .table import PLAIN_NUMBER, Row, Table, value_text
+from .table import LM_EVAL_KEY, PLAIN_NUMBER, Row, Table, lm_eval_samples, value_text
 
 _TRUE, _FALSE = ("true",), ("false",)
 
@@ -95,21 +95,8 @@ def join_key(value) -> str | None:
     return value_text(value)
 
 
-#: The fields of an lm-evaluation-harness samples file beside ``doc_id`` (each a field
-#: or a prefix of nested ones).
-LM_EVAL_FIELDS = ("doc", "target", "arguments", "resps", "filtered_resps")
-LM_EVAL_KEY = "doc_id"
 LM_EVAL_NOTE = ("joined by row number: in lm-evaluation-harness samples, doc_id counts file "
                 "A's rows from 0")
-
-
-def lm_eval_samples(fields: Sequence[str]) -> bool:
-    """The fields are an lm-evaluation-harness samples file's: ``doc_id`` and at least
-    two of :data:`LM_EVAL_FIELDS`."""
-    if LM_EVAL_KEY not in fields:
-        return False
-    found = {f.split(".", 1)[0] for f in fields}
-    return sum(name in found for name in LM_EVAL_FIELDS) >= 2
 
 
 def scores_from_results(a_rows: Sequence[Row], a_has_id: bool, results: Table,

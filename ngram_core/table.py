@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -68,6 +69,28 @@ class RecordArray(NamedTuple):
     path: str
     items: int
     objects: bool
+
+
+#: The fields of an lm-evaluation-harness samples file beside ``doc_id`` (each a field
+#: or a prefix of nested ones): the test item (``doc``), the prompts the model was
+#: given (``arguments``: the item formatted, after the few-shot examples) and its answers.
+LM_EVAL_FIELDS = ("doc", "target", "arguments", "resps", "filtered_resps")
+LM_EVAL_KEY = "doc_id"
+#: The prefix of the test item's fields in an lm-evaluation-harness samples file.
+LM_EVAL_ITEM = "doc."
+
+
+def lm_eval_samples(fields: Sequence[str]) -> bool:
+    """The fields are an lm-evaluation-harness samples file's: ``doc_id`` and at least
+    two of :data:`LM_EVAL_FIELDS`::
+
+        >>> lm_eval_samples(["doc_id", "doc.question", "arguments.gen_args_0.arg_0", "acc"])
+        True
+    """
+    if LM_EVAL_KEY not in fields:
+        return False
+    found = {f.split(".", 1)[0] for f in fields}
+    return sum(name in found for name in LM_EVAL_FIELDS) >= 2
 
 
 @dataclass

@@ -51,6 +51,9 @@ AGREEMENT = {
                                     [SHAPES / "snli/web.jsonl"], [], None),
     "MRPC's .txt that is a TSV": (SHAPES / "mrpc/msr_paraphrase_test.txt",
                                   [SHAPES / "mrpc/web.jsonl"], [], None),
+    "MS MARCO by columns": (SHAPES / "msmarco/dev_v2.1.json", [SHAPES / "msmarco/web.jsonl"],
+                            [], None),
+    "a spreadsheet's title above the header": ("prompts-titled.csv", ["pages.csv"], [], None),
 }
 
 
