@@ -762,9 +762,11 @@ OTHER_TEXT_TOKENS = 5
 
 
 def other_text_fields(stats: list[FieldStats], chosen=()) -> list[FieldStats]:
-    """The text fields left out of the check: kind ``text``, not ``chosen`` (by name,
-    or under a chosen name that is a path prefix, as ``select_rows`` reads it), at
-    least :data:`OTHER_TEXT_TOKENS` tokens per row; most tokens first."""
+    """The text fields left out of the check: kind ``text`` or ``fixed`` (one text
+    in nearly every row: a shared instruction, or a passage every question is
+    on, whose leak would not show either), not ``chosen`` (by name, or under a
+    chosen name that is a path prefix, as ``select_rows`` reads it), at least
+    :data:`OTHER_TEXT_TOKENS` tokens per row; most tokens first."""
     names = {s.name for s in stats}
     prefixes = tuple(f"{c}." for c in chosen if c not in names)
     chosen = set(chosen)
@@ -772,7 +774,7 @@ def other_text_fields(stats: list[FieldStats], chosen=()) -> list[FieldStats]:
     def left_out(s: FieldStats) -> bool:
         return s.name not in chosen and not s.name.startswith(prefixes)
 
-    others = [s for s in stats if s.kind == "text" and s.tokens >= OTHER_TEXT_TOKENS
+    others = [s for s in stats if s.kind in ("text", "fixed") and s.tokens >= OTHER_TEXT_TOKENS
               and left_out(s)]
     return sorted(others, key=lambda s: -s.tokens)
 

@@ -9,6 +9,7 @@ column, serialized JSON, the wrong array, or a refusal.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -21,6 +22,7 @@ from ngram_core.fields import (count_short_rows, detect_id_field, detect_text_fi
                                field_stats, longer_fields, other_text_fields, rank_text_fields,
                                read_rows, select_rows, short_rows_warning,
                                unchecked_text_notice)
+from ngram_core.cli import main
 from ngram_core.readers import read_table
 from ngram_core.table import RecordArray
 from ngram_core.tokenize import Tokenizer
@@ -361,6 +363,25 @@ def test_other_text_fields_leave_out_the_chosen_labels_ids_and_short_fields():
     assert unchecked_text_notice("B", ["passage"], other_text_fields(stats, ["passage"])) == (
         "Nothing was flagged in passage, the text of file B searched. File B also holds "
         "question (12 tokens per row), not searched: text of file A in it would not be found.")
+
+
+def test_a_clean_result_names_a_passage_left_out_as_the_same_in_every_row(tmp_path):
+    """One passage that every question is on is left out as fixed (it says nothing about
+    the row); when the check then flags nothing, the passage is named as not checked:
+    a leak of it would not show."""
+    passage = ("The lighthouse on the northern cape was built in 1874 from granite cut in the "
+               "quarries of the valley, and its lamp could be seen thirty miles out to sea.")
+    questions = [f"Question {i}: what does the passage say about the keeper's duty number {i}?"
+                 for i in range(12)]
+    a = tmp_path / "one-passage.jsonl"
+    a.write_text("".join(json.dumps({"passage": passage, "question": q}) + "\n" for q in questions))
+    b = tmp_path / "web.jsonl"
+    b.write_text(json.dumps({"text": "A history of the coast. " + passage}) + "\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(a), str(b), "--json"], out, err) == 0
+    assert json.loads(out.getvalue())["a_fields"] == ["question"]
+    assert json.loads(out.getvalue())["flagged"] == 0
+    assert "File A also holds passage (" in err.getvalue()
 
 
 def test_a_chosen_path_prefix_covers_every_field_under_it():
