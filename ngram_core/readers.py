@@ -263,7 +263,7 @@ def read_table_steps(data: bytes, name: str, format: str | None = None, *,
     text, encoding = decode_bytes(data, name)
     if not text.strip():
         raise InputError(name, "is empty: it has no rows")
-    fmt = format or _sniff(text, format_from_name(name), options.delimiter)
+    fmt = format or _sniff(text, format_from_name(name), options.delimiter, options.text_rows)
     _check_options_fit(name, fmt, options)
     reader = {"json": read_json_steps, "jsonl": read_jsonl_steps, "csv": read_delimited_steps,
               "tsv": read_delimited_steps, "text": read_text_steps}[fmt]
@@ -311,8 +311,11 @@ def _check_options_fit(name: str, fmt: str, options: ReadOptions) -> None:
                                f"apply to plain-text files only")
 
 
-def _sniff(text: str, by_extension: str | None, delimiter: str | None = None) -> str:
-    """Pick the format from the content, trusting the extension where it fits."""
+def _sniff(text: str, by_extension: str | None, delimiter: str | None = None,
+           text_rows: str | None = None) -> str:
+    """Pick the format from the content, trusting the extension where it fits; a
+    file not named as JSON, CSV or TSV is text when ``text_rows`` says how to
+    cut it (a ``.txt`` of tabs read by line)."""
     head = text.lstrip()
     if head[:1] in ("[", "{") and not delimiter:
         first_line = LINE_BREAK.split(head, 1)[0]
@@ -328,6 +331,8 @@ def _sniff(text: str, by_extension: str | None, delimiter: str | None = None) ->
         return "tsv" if delimiter == "\t" else "csv"
     if by_extension in ("csv", "tsv"):
         return by_extension      # the reader detects the delimiter
+    if text_rows is not None:
+        return "text"
     if conll_layout(split_lines(text[:SNIFF_CHARS])) is not None:
         return "text"            # a token-per-line file, tabs between its columns or not
     if by_extension == "text":

@@ -189,9 +189,16 @@ def test_utf16_with_bom_is_read():
     ("data", b"id\ttext\n1\thello\n", "tsv"),
     ("data", b"just some words\nmore words\n", "text"),
     ("a.csv", b"id\ttext\n1\thello\n", "tsv"),                   # tabs in a .csv
+    ("pairs.txt", b"id\ttext\n1\thello\n2\tbye\n", "tsv"),         # a .txt that is a TSV
+    ("notes.txt", b"a line\twith a tab\na line without\n", "text"),
 ])
 def test_format_is_sniffed_when_extension_is_missing_or_wrong(name, data, fmt):
     assert read_table(data, name).format == fmt
+
+
+def test_a_txt_of_tabs_read_by_line_when_asked():
+    table = read_table(b"id\ttext\n1\thello\n2\tbye\n", "pairs.txt", text_rows="line")
+    assert table.format == "text" and len(table.records) == 3
 
 
 def test_several_text_fields_join_with_newline_in_order():
