@@ -161,20 +161,23 @@ def consistent_delimiter(text: str) -> str | None:
 def tab_table(text: str) -> bool:
     r"""Whether a text is a table of tab-separated columns: its first 20
     records (two at least, after any lines above the header) all split at
-    tabs into the same number of fields. A ``.txt`` file that is one (MRPC's
-    ``msr_paraphrase_test.txt``, a spreadsheet saved as "Unicode text") is
-    read as TSV, not as lines::
+    tabs into the same number of fields, two or more of them filled somewhere
+    (lines that each start with a tab are indented text). A ``.txt`` file that
+    is one (MRPC's ``msr_paraphrase_test.txt``, a spreadsheet saved as
+    "Unicode text") is read as TSV, not as lines::
 
         >>> tab_table("Quality\t#1 String\n1\tHe said \"yes\" to it.\n")
         True
-        >>> tab_table("A line\twith a tab.\nA line without.\n")
-        False
+        >>> tab_table("A line\twith a tab.\nA line without.\n"), tab_table("\tOne.\n\tTwo.\n")
+        (False, False)
     """
     if "\t" not in text[:_SAMPLE_CHARS]:
         return False
     rows = sample_rows(text, "\t")
     rows = rows[_preamble_records(rows):]
-    return len(rows) >= 2 and _consistency(rows) == 1.0
+    if len(rows) < 2 or _consistency(rows) < 1.0:
+        return False
+    return sum(any(r[i].strip() for r in rows) for i in range(len(rows[0]))) >= 2
 
 
 #: At most this many records above a header are a preamble (see :func:`preamble_lines`).

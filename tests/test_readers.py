@@ -191,6 +191,7 @@ def test_utf16_with_bom_is_read():
     ("a.csv", b"id\ttext\n1\thello\n", "tsv"),                   # tabs in a .csv
     ("pairs.txt", b"id\ttext\n1\thello\n2\tbye\n", "tsv"),         # a .txt that is a TSV
     ("notes.txt", b"a line\twith a tab\na line without\n", "text"),
+    ("indented.txt", b"\tA first paragraph, indented.\n\n\tA second one.\n\n\tA third.\n", "text"),
 ])
 def test_format_is_sniffed_when_extension_is_missing_or_wrong(name, data, fmt):
     assert read_table(data, name).format == fmt
