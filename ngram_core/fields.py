@@ -151,9 +151,10 @@ def _count_tokens_steps(tokenizer: Tokenizer, text: str, pacer: Pacer):
 
 
 def _is_number(value) -> bool:
-    """A number, a boolean, or a string of numbers and JSON's ``true``, ``false``
-    and ``null`` one per line (``"177\\n180"``; a list such as lm-evaluation-harness's
-    ``resps``, ``[["-2.47", false], ...]``, made into ``"-2.47\\nfalse\\n..."``)."""
+    """A number, a boolean, or a string of numbers one per line (``"177\\n180"``),
+    JSON's ``true``, ``false`` and ``null`` among them (a list such as
+    lm-evaluation-harness's ``resps``, ``[["-2.47", false], ...]``, made into
+    ``"-2.47\\nfalse\\n..."``; a lone ``"null"`` is no number)."""
     if isinstance(value, (bool, int, float)):
         return True
     return isinstance(value, str) and _is_number_text(value)
@@ -164,8 +165,9 @@ _JSON_LITERALS = frozenset(("true", "false", "null"))
 
 @lru_cache(maxsize=1 << 14)
 def _is_number_text(value: str) -> bool:
-    return all(PLAIN_NUMBER.fullmatch(part.strip()) or part.strip() in _JSON_LITERALS
-               for part in value.split("\n"))
+    parts = [part.strip() for part in value.split("\n")]
+    numbers = [bool(PLAIN_NUMBER.fullmatch(part)) for part in parts]
+    return all(n or part in _JSON_LITERALS for n, part in zip(numbers, parts)) and any(numbers)
 
 
 def _kind(values: list, listed: bool = False) -> str:
