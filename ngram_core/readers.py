@@ -267,13 +267,28 @@ def read_table_steps(data: bytes, name: str, format: str | None = None, *,
     _check_options_fit(name, fmt, options)
     reader = {"json": read_json_steps, "jsonl": read_jsonl_steps, "csv": read_delimited_steps,
               "tsv": read_delimited_steps, "text": read_text_steps}[fmt]
-    table = yield from reader(text, name, fmt, options)
+    try:
+        table = yield from reader(text, name, fmt, options)
+    except InputError as e:
+        if not _tabs_guessed(name, format, fmt, options):
+            raise
+        # a .txt whose first records are a table of tabs and a later one is not: its lines
+        table = yield from read_text_steps(text, name, "text", options)
+        table.notes.append("read as text: its tabs do not make a table throughout ("
+                           + (f"line {e.line}: " if e.line else "") + f"{e.message})")
     if not table.records:
         raise InputError(name, "has no rows")
     table.encoding = encoding
     if encoding == "windows-1252":
         table.notes.insert(0, "not UTF-8: read as Windows-1252")
     return table
+
+
+def _tabs_guessed(name: str, format: str | None, fmt: str, options: ReadOptions) -> bool:
+    """Whether a file named as text is read as TSV only because its start is a table
+    of tabs (:func:`~ngram_core.delimited.tab_table`), nothing about it chosen."""
+    return (fmt == "tsv" and format is None and format_from_name(name) == "text"
+            and options.delimiter is None and options.header is None)
 
 
 def _options(name: str, options: ReadOptions) -> ReadOptions:

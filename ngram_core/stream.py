@@ -141,6 +141,12 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
             # read as the whole file would be, decided once a file: a .txt may be a
             # table of tabs or JSON Lines; text is read in sentences, blocks or lines
             head = read_path_table(path, options, head=FIELD_SAMPLE_BYTES)
+            if head.format == "tsv" and options.format is None:
+                # a table of tabs is read whole in any case: read so now, as in memory,
+                # since a row past the head that is not one makes the file text
+                if read_path_table(path, options).format == "text":
+                    head = read_path_table(path, options._replace(format="text"),
+                                           head=FIELD_SAMPLE_BYTES)
             own = own._replace(format=head.format)
             if head.format == "text" and own.text_rows is None:
                 own = own._replace(text_rows=text_rows_read(head))

@@ -197,6 +197,19 @@ def test_format_is_sniffed_when_extension_is_missing_or_wrong(name, data, fmt):
     assert read_table(data, name).format == fmt
 
 
+def test_a_txt_whose_tabs_stop_making_a_table_is_read_by_line_and_says_why():
+    """Only the start decides that a .txt is a TSV: a later line of another width
+    (a stray tab) makes it text again, as it was read before, not an error."""
+    data = b"id\ttext\n" + b"".join(b"%d\tline %d of the file\n" % (i, i) for i in range(30))
+    data += b"31\ta stray\ttab\n"
+    table = read_table(data, "pairs.txt")
+    assert table.format == "text" and len(table.records) == 32
+    assert table.notes[-1] == ("read as text: its tabs do not make a table throughout "
+                               "(line 32: has 3 fields where the header has 2)")
+    with pytest.raises(InputError, match="line 32: has 3 fields"):
+        read_table(data, "pairs.tsv")            # named as a TSV: an error, as before
+
+
 def test_a_txt_of_tabs_read_by_line_when_asked():
     table = read_table(b"id\ttext\n1\thello\n2\tbye\n", "pairs.txt", text_rows="line")
     assert table.format == "text" and len(table.records) == 3

@@ -167,23 +167,28 @@ def test_a_json_document_larger_than_the_head_is_streamed_as_one_partition(tmp_p
     assert streamed.summary.flagged == 1 and streamed.b_reads[0].rows == 6001
 
 
-def test_a_txt_training_file_that_is_a_tab_table_streams_as_it_is_read_whole(tmp_path):
+@pytest.mark.parametrize("odd_last_line", [False, True])
+def test_a_txt_training_file_that_is_a_tab_table_streams_as_it_is_read_whole(tmp_path,
+                                                                             odd_last_line):
     """A ``.txt`` of tab-separated columns with a header (MRPC's files, a spreadsheet
     saved as text) is a TSV both ways: the same rows, fields and figures, the header
-    not a row, the id column not text."""
+    not a row, the id column not text. One whose last line is no such row (a stray
+    tab) is read by line both ways, as before."""
     a_path, b_path = tmp_path / "a.jsonl", tmp_path / "b.txt"
     write_jsonl(a_path, 40, 8)
     leaks = [json.loads(line)["text"] for line in a_path.read_text().splitlines()[:3]]
     plain = tmp_path / "b.jsonl"
     write_jsonl(plain, 3000, 9, leaks)
     records = [json.loads(line) for line in plain.read_text().splitlines()]
-    b_path.write_text("doc_id\tbody\n" + "".join(f"{r['id']}\t{r['text']}\n" for r in records))
+    b_path.write_text("doc_id\tbody\n" + "".join(f"{r['id']}\t{r['text']}\n" for r in records)
+                      + ("x\ta stray\ttab\n" if odd_last_line else ""))
+    fields, rows = (["text"], 3002) if odd_last_line else (["body"], 3000)
     a_rows = load_rows_by_file([str(a_path)], ["text"])[0]
     b_rows, b_files, b_reads = load_rows_by_file([str(b_path)], None)
-    assert fields_of(b_reads) == ["body"] and len(b_rows) == 3000
-    indexed = run_check(a_rows, b_rows, Settings(n=8), b_files, fields=(["text"], ["body"]))
+    assert fields_of(b_reads) == fields and len(b_rows) == rows
+    indexed = run_check(a_rows, b_rows, Settings(n=8), b_files, fields=(["text"], fields))
     streamed = check_distributed(None, a_rows, [str(b_path)], Settings(n=8), a_fields=["text"],
                                  b_fields=None, blocksize=4096)
     assert indexed.summary.flagged >= 3
     assert streamed.summary.as_dict() == indexed.summary.as_dict()
-    assert streamed.b_reads[0].rows == 3000 and fields_of(streamed.b_reads) == ["body"]
+    assert streamed.b_reads[0].rows == rows and fields_of(streamed.b_reads) == fields
