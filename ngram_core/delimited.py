@@ -186,16 +186,21 @@ _PREAMBLE_MAX = 5
 
 def _preamble_records(rows: list[list[str]]) -> int:
     """How many of the first sampled records are a preamble above the header:
-    each with at most one filled cell (a title, a row of empty cells) or a
-    first cell starting with ``#`` (a comment), at most 5 of them, followed by
-    two or more records all as wide (2 or more fields) of which the first is a
-    header (:func:`detect_header`). 0 when there is none."""
+    each with at most one filled cell (a title, a row of empty cells) or, not
+    as wide as the table, a first cell starting with ``#`` (a comment), at
+    most 5 of them, followed by two or more records all as wide (2 or more
+    fields) of which the first is a header (:func:`detect_header`). 0 when
+    there is none: rows numbered ``#1``, ``#2`` are rows."""
+    def filled(cells: list[str]) -> int:
+        return sum(bool(c.strip()) for c in cells)
+
     k = 0
     while k < min(len(rows), _PREAMBLE_MAX) and \
-            (sum(bool(c.strip()) for c in rows[k]) <= 1 or rows[k][0].lstrip().startswith("#")):
+            (filled(rows[k]) <= 1 or rows[k][0].lstrip().startswith("#")):
         k += 1
     rest = rows[k:]
-    if k == 0 or len(rest) < 2 or _consistency(rest) < 1.0 or not detect_header(rest):
+    if k == 0 or len(rest) < 2 or _consistency(rest) < 1.0 or not detect_header(rest) or \
+            any(filled(r) > 1 and len(r) == len(rest[0]) for r in rows[:k]):
         return 0
     return k
 

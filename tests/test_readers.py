@@ -82,11 +82,12 @@ def test_lines_above_the_header_are_not_rows(data, name):
 @pytest.mark.parametrize("data", [
     b"#,question\n1,first question\n2,second question\n",            # a column named "#"
     b"only one cell\nq1,first question\nq2,second question\n".replace(b"only", b"q0,only"),
+    b"#1,Which gas do plants take in?,A\n#2,Who wrote Emma?,B\n#3,Why is the sky blue?,C\n",
 ])
 def test_a_first_row_that_is_a_header_or_a_row_is_not_dropped(data):
     table = read_table(data, "a.csv")
     assert not any("above the header" in note for note in table.notes)
-    assert len(table.records) == (2 if data.startswith(b"#") else 3)
+    assert len(table.records) == (2 if data.startswith(b"#,") else 3)
 
 
 _QUESTIONS = ["What is the boiling point of water at sea level?", "Who wrote the novel Emma?"]
