@@ -44,6 +44,25 @@ const importedFactory = async (source) => {
   }
 };
 
+// Pyodide runs Python on WebAssembly's switched stacks (JSPI) when the browser
+// offers WebAssembly.Suspending: every callback of a JS promise that Python
+// awaited then runs on a stack of its own. Chromium 156's renderer crashed now
+// and then at start with such a stack in use (SIGSEGV in a stack scan that ran
+// past the top of the switched stack, seen in its crash dumps). The page uses
+// nothing JSPI gives (no run_sync, no synchronous waits on promises), so it is
+// hidden here, before Pyodide's module is loaded and looks for it: Pyodide
+// takes the path it takes in a browser without JSPI. Same interpreter, same
+// results.
+const hideStackSwitching = () => {
+  for (const name of ["Suspending", "Suspender", "promising"]) {
+    try {
+      delete WebAssembly[name];
+    } catch (error) {}                      // not configurable: Pyodide may use it
+  }
+};
+
+hideStackSwitching();
+
 // The workers' answers (see early.js); without them, none: the plain start.
 const unavailable = () => quiet(Promise.reject(new Error("no start-up worker")));
 const answer = (name) => (globalThis.pyodideEarly ? globalThis.pyodideEarly.get(name)

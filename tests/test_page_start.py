@@ -78,3 +78,18 @@ def test_a_damaged_snapshot_means_the_plain_start_with_the_same_result(site):
     assert problems == []
     assert "snapshot.bin.gz" in fetched
     assert fallback == shown
+
+
+def test_python_runs_without_the_browsers_switched_stacks(site):
+    """Chromium's renderer crashed now and then at start while Pyodide ran Python on
+    WebAssembly's switched stacks (JSPI): the page hides them before Pyodide looks,
+    and the worked example's result is the same."""
+    base, browser = site
+    context = browser.new_context()
+    page, watch = open_page(context, base)
+    try:
+        assert page.evaluate("'Suspending' in WebAssembly || 'Suspender' in WebAssembly") is False
+        assert page.inner_text("#flagged-figure") == "66.7%"
+        assert watch.problems(page) == []
+    finally:
+        context.close()
