@@ -451,9 +451,7 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     """
     if stats is None:
         stats = yield from field_stats_steps(table)
-    item = [s for s in stats if s.name.startswith(LM_EVAL_ITEM)]
-    if lm_eval_samples(table.fields) and any(s.kind == "text" for s in item):
-        stats = item                  # the test item, not its prompt or the model's answers
+    stats = _test_item(table, stats) or stats    # not the prompts or the model's answers
     text = ([s for s in stats if s.kind == "text"] or [s for s in stats if s.kind == "fixed"] or
             [s for s in stats if s.kind == "parse"])
     if any(s.tokens >= WORD_TOKENS for s in text):
@@ -468,6 +466,15 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
             only.name != detect_id_field(table):
         return [only.name]
     raise no_text_error(table, stats)
+
+
+def _test_item(table: Table, stats: list[FieldStats]) -> list[FieldStats]:
+    """In an lm-evaluation-harness samples file whose test item (``doc.*``) holds
+    text, the item's fields (the only ones detection considers); else none."""
+    item = [s for s in stats if s.name.startswith(LM_EVAL_ITEM)]
+    if lm_eval_samples(table.fields) and any(s.kind == "text" for s in item):
+        return item
+    return []
 
 
 class FieldSelection(NamedTuple):
@@ -489,8 +496,7 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
     else:
         chosen = yield from detect_text_fields_steps(table, stats)
     notes = fixed_notes(stats, chosen)
-    if not text_fields and all(f.startswith(LM_EVAL_ITEM) for f in chosen) and \
-            lm_eval_samples(table.fields):
+    if not text_fields and _test_item(table, stats):
         notes.append("lm-evaluation-harness samples: the test item (doc) is read, not the prompts "
                      "with their few-shot examples (arguments) nor the model's answers")
     if id_field is None:

@@ -451,7 +451,7 @@ def _array_rows(first) -> list[str]:
 
 
 def read_jsonl_steps(text: str, name: str, fmt: str, options: ReadOptions):
-    rows = None                           # the first row, as JSON
+    first = None                          # the first row, as JSON
     records: list[dict] = []
     lines: list[int] = []
     listed: set[str] = set()
@@ -470,10 +470,10 @@ def read_jsonl_steps(text: str, name: str, fmt: str, options: ReadOptions):
             raise _json_error(name, e, number - 1) from None
         records.append(flatten_record(as_record(value, name, "this line", line=number), listed))
         lines.append(number)
-        if rows is None:
-            rows = value
+        if first is None:
+            first = value
     fields = yield from fields_steps(records)
     return Table(name, fmt, fields, records, lines,
-                 list_fields=[f for f in fields if f in listed], notes=_array_rows(rows))
+                 list_fields=[f for f in fields if f in listed], notes=_array_rows(first))
 
 

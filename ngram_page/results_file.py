@@ -31,8 +31,7 @@ from ngram_core.contamination import ScoreSource, a_has_id, score_column
 from ngram_core.fields import id_like_field
 from ngram_core.readers import read_table_steps
 from ngram_core.scores import ScoreColumn, join_key
-from ngram_core.table import LM_EVAL_KEY, lm_eval_samples
-from ngram_core.table import Table, value_text
+from ngram_core.table import LM_EVAL_KEY, Table, lm_eval_samples, value_text
 
 from .dom import el, fill_options, set_text
 from .slots import LIST_FIELDS
