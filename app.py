@@ -12,4 +12,5 @@ APP_STARTED = js.performance.now()     # for the benchmark: when app.py began
 from ngram_page.runner import spawn  # noqa: E402
 from ngram_page.start import start  # noqa: E402
 
-PAGE = spawn(start(APP_STARTED))
+IMPORTED = js.performance.now()      # the page's modules are in (the snapshot has most)
+PAGE = spawn(start(APP_STARTED, IMPORTED))

@@ -14,14 +14,13 @@ from ngram_core import InputError
 
 from . import report_view
 from .controls import CONTROL_IDS
-from .dom import IN_BROWSER, el, js, mark, now_ms, on, set_text
+from .dom import el, js, mark, now_ms, on, set_text
 from .page import Page
 from .runner import spawn
 from .slots import READ_CONTROLS
 
 #: The two file slots.
 SLOTS = ("a", "b")
-IMPORTED = now_ms() if IN_BROWSER else 0.0    # for the benchmark: when the page's modules were in
 
 
 def files_picked() -> bool:
@@ -89,10 +88,11 @@ def wire(page):
         "with-definitions", bool(event.target.checked)))
 
 
-async def start(app_started: float):
+async def start(app_started: float, imported: float):
     """Wire the page, mark the engine ready, then check the worked example (or the files
-    picked meanwhile: then the example is not loaded at all). ``app_started``: when
-    app.py began (page clock, ms), for the benchmark."""
+    picked meanwhile: then the example is not loaded at all). ``app_started`` and
+    ``imported``: when app.py began and when its imports were done (page clock, ms),
+    for the benchmark."""
     page = Page()
     page.open_link()
     page.verdict.watch()
@@ -107,7 +107,7 @@ async def start(app_started: float):
     # Every request the page makes is done: from here on it makes none.
     set_text("engine-status", "Engine ready: Python is running in this tab.")
     mark("boot", f"app.py started {app_started / 1000:.2f} s, imports done "
-                 f"{IMPORTED / 1000:.2f} s, ready {now_ms() / 1000:.2f} s")
+                 f"{imported / 1000:.2f} s, ready {now_ms() / 1000:.2f} s")
     js.window.__readyAt = now_ms()
     mark("ready", "1")
     if examples:

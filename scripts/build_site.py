@@ -61,7 +61,8 @@ BYTECODE_SCRIPT = ROOT / "scripts" / "compile-bytecode.mjs"
 #: Standard modules PyScript's own Python (the pyscript package) imports before
 #: app.py runs, imported into the snapshot too (html.entities took 60-90 ms).
 PYSCRIPT_IMPORTS = ("html", "html.entities")
-#: Modules only the tab has: never imported into the build-time snapshot.
+#: Modules the tab provides (not standard modules): never in the standard modules the
+#: snapshot imports (the page modules that import them are: see snapshot_page_modules).
 BROWSER_ONLY = ("js", "pyodide", "pyodide_js", "pyscript")
 #: The page's Python files, as index.html's early.js script names them.
 PYTHON_FILES = "python-files.tar.gz"
@@ -159,30 +160,55 @@ def run_node(script: pathlib.Path, args: list[str], what: str) -> None:
         raise BuildError(f"{what} could not be made:\n{made.stderr[-2000:]}")
 
 
-def browser_free_page_modules(paths: list[pathlib.Path]) -> list[str]:
-    """The page modules that reach no browser-only module, even through other page
-    modules (``ngram_page.dom`` is the door to the browser): these can be imported
-    into the build-time snapshot, so the tab need not import them at start."""
+def reads_browser_at_import(path: pathlib.Path) -> list[str]:
+    """What ``path`` reads from the browser while it is imported (outside function
+    bodies): ``js.`` attributes and calls of what it imported from ``.dom``. A
+    module imported into the build-time snapshot runs in Node.js, whose values
+    would be kept; the ``js`` module itself is fine (Pyodide finds it again in
+    the tab, by its path from globalThis)."""
+    tree = ast.parse(path.read_text("utf-8"), str(path))
+    from_dom = {alias.asname or alias.name for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.level and node.module == "dom"
+                for alias in node.names}
+    found = []
+
+    def visit(node) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:  # decorators run at import
+                if isinstance(decorator, ast.Name) and decorator.id in from_dom:
+                    found.append(f"line {decorator.lineno}: @{decorator.id}")
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for decorator in getattr(node, "decorator_list", []):
+                visit(decorator)
+            return                                 # a body runs when called, not at import
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "js":
+            found.append(f"line {node.lineno}: js.{node.attr}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in from_dom:
+            found.append(f"line {node.lineno}: {node.func.id}()")
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def snapshot_page_modules(paths: list[pathlib.Path]) -> list[str]:
+    """The page modules to import into the build-time snapshot, so the tab need not
+    import them at start: every one that reads nothing from the browser while it is
+    imported, nor imports (through other page modules) one that does."""
     local: dict[str, set[str]] = {}
-    browser: set[str] = set()
+    reaching: set[str] = set()
     for path in paths:
         name = path.stem
         local[name] = set()
+        if reads_browser_at_import(path):
+            reaching.add(name)
         for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:          # from . import x / from .x import y
-                    names = ([node.module] if node.module else
-                             [alias.name for alias in node.names])
-                    local[name].update(n.split(".")[0] for n in names)
-                    continue
-                names = [node.module or ""]
-            else:
-                continue
-            if any(n.split(".")[0] in BROWSER_ONLY for n in names):
-                browser.add(name)
-    reaching = set(browser) | {"dom"}
+            if isinstance(node, ast.ImportFrom) and node.level:  # from . import x / from .x import y
+                names = [node.module] if node.module else [alias.name for alias in node.names]
+                local[name].update(n.split(".")[0] for n in names)
     changed = True
     while changed:
         changed = False
@@ -261,7 +287,7 @@ def main() -> int:
     shutil.copytree(PYSCRIPT, DIST / "vendor" / "pyscript",
                     ignore=shutil.ignore_patterns("*.map"))
     snapshot_modules = [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
-                        *browser_free_page_modules(page)]
+                        *snapshot_page_modules(page)]
     try:
         with tempfile.TemporaryDirectory() as folder:
             stage = pathlib.Path(folder)

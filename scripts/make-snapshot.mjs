@@ -1,7 +1,8 @@
 // Build step (run by scripts/build_site.py): a memory snapshot of Pyodide with
 // the modules the page's Python imports already imported (the standard ones,
-// the engine's and the page's that reach no browser-only module, from the
-// folder of the page's Python files, mounted where the tab writes them),
+// the engine's and the page's that read nothing from the browser as they are
+// imported, from the folder of the page's Python files, mounted where the tab
+// writes them; Pyodide finds their `js` module again in the tab by its path),
 // gzipped for the tab (scripts/pyodide-early.js unpacks it,
 // scripts/start-pyodide.mjs starts from it).
 //
