@@ -5,7 +5,8 @@ path (``data.paragraphs.qas``: every ``qas`` item of every paragraph of every
 ``data`` entry). By default: when the top level holds arrays named like
 splits, A reads test (then validation, dev, eval) and B reads train;
 otherwise an array of objects before an array of strings, the one with the
-most items, ties to the shallower path, then to the first in the document.
+most items, ties to the one whose items carry ids, then more text, then the
+shallower path, then the first in the document.
 Fields of the objects that enclose a nested array's items come with each row,
 named by their full path (SQuAD's ``data.paragraphs.context``)::
 
@@ -101,6 +102,7 @@ class _Array:
     objects: bool = False         # some item is an object
     usable: bool = True           # every item is an object or a string
     ids: bool = False             # some item has an id-named key
+    text: int = 0                 # characters of the strings in its items (see _text_chars)
 
     @property
     def path(self) -> str:
@@ -110,6 +112,21 @@ class _Array:
 def _has_id_key(item: dict) -> bool:
     return any(isinstance(k, str) and (k.lower() in ID_FIELD_NAMES or
                                        k.lower().endswith(ID_SUFFIXES)) for k in item)
+
+
+def _text_chars(item, depth: int = 2) -> int:
+    """Characters of the strings in an array's item: the item itself, or its values
+    and those of the objects inside it, ``depth`` levels down (not inside lists).
+
+        >>> _text_chars({"row_idx": 0, "row": {"question": "Why?", "answer": "No"}})
+        6
+    """
+    if isinstance(item, str):
+        return len(item)
+    if not isinstance(item, dict) or depth == 0:
+        return 0
+    return sum(len(v) if isinstance(v, str) else _text_chars(v, depth - 1)
+               for v in item.values() if isinstance(v, (str, dict)))
 
 
 def _note_array(found: dict, keys: tuple, value: list, nested: bool) -> None:
@@ -126,6 +143,7 @@ def _note_array(found: dict, keys: tuple, value: list, nested: bool) -> None:
         elif not isinstance(item, str):
             info.usable = False
             break
+        info.text += _text_chars(item)
 
 
 def json_arrays_steps(document):
@@ -193,14 +211,18 @@ def default_array(candidates: list[_Array], role: str | None = None) -> tuple[_A
     Split arrays first (:data:`SPLITS_A` for A, :data:`SPLITS_B` for B). Else an
     array reached through another array's items (choices, answers) counts only
     when its items carry an id-named key (SQuAD's ``qas``); among those, arrays
-    of objects before arrays of strings, then the most items, then the
-    shallower path, then the first in the document.
+    of objects before arrays of strings, then the most items; between as many
+    items, the one whose items carry ids (SQuAD's ``qas`` with one question per
+    article), then the one with more text in its items (a dataset viewer's
+    ``rows`` beside its ``features``), then the shallower path, then the first
+    in the document.
     """
     chosen, note = _split_choice(candidates, role)
     if chosen is not None:
         return chosen, note
     eligible = [c for c in candidates if not c.nested or (c.objects and c.ids)] or candidates
-    best = min(eligible, key=lambda c: (not c.objects, -c.items, len(c.keys), c.order))
+    best = min(eligible, key=lambda c: (not c.objects, -c.items, not c.ids, -c.text,
+                                        len(c.keys), c.order))
     return best, note
 
 

@@ -216,6 +216,26 @@ def test_squad_json_rows_are_the_questions_with_their_paragraph():
     assert "rows are the 5 items of `data.paragraphs.qas`" in table.notes[-1]
 
 
+def test_squad_with_one_question_per_article_reads_the_questions():
+    """As many articles as questions: the array whose items carry ids holds the rows
+    (the articles were the rows before: no ids, the title read as a field)."""
+    table = table_of("squad-one-question-per-article.json")
+    assert table.records_path == "data.paragraphs.qas"
+    assert detect_id_field(table) == "id"
+    assert [row.id for row in select_rows(table)] == ["a01", "p01", "v01"]
+    assert detect_text_fields(table) == ["data.paragraphs.context", "question", "answers.text"]
+
+
+def test_a_dataset_viewer_response_reads_its_rows_not_its_features():
+    """The dataset viewer's rows endpoint: a list of features beside as many rows;
+    the rows hold the text (the features were read before: nothing checkable)."""
+    table = table_of("hf-viewer-rows.json")
+    assert table.records_path == "rows"
+    assert select_rows(table)[0].text.startswith(
+        "When was the Aswan High Dam on the Nile built, and what were its two main purposes")
+    assert "row.question" in detect_text_fields(table)
+
+
 def test_records_path_can_be_forced_and_an_unknown_one_lists_the_arrays():
     paragraphs = table_of("squad-dev.json", records="data.paragraphs")
     assert len(paragraphs) == 3 and paragraphs.records_path == "data.paragraphs"
