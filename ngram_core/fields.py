@@ -9,7 +9,9 @@ with the loose tokenizer the check uses), never by name alone: ids, URLs,
 numbers and categories (a short value repeated over rows, such as a label or a
 subject) are left out, and so is a *fixed* field, the same text in nearly
 every row (an instruction or a system prompt says nothing about the item and
-would match any training file holding it). A long text repeated over a few
+would match any training file holding it), and a *copy*, a field holding the
+words of an earlier one again (XNLI's ``sentence1_tokenized``: read, it would
+count every token twice). A long text repeated over a few
 rows (a passage shared by its questions) is text. A file where no field holds
 text falls back to its best category, else is refused with its fields named,
 rather than checked on the wrong column. Windows may cross the joins, so a
@@ -72,6 +74,10 @@ FIXED_MIN_ROWS = 10
 
 #: A parse tree has at least one "(" for this many of its words (labels included).
 TREE_WORDS_PER_BRACKET = 3
+#: A text field is a *copy* of an earlier one when their words are the same in at
+#: least this share of the sampled rows where both hold text (in all of them when
+#: fewer than :data:`FIXED_MIN_ROWS`, and at least two).
+COPY_SHARE = 0.9
 
 _URL = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+\s*")
 _CODE = re.compile(r"\s*[!-~]*[0-9_#~/][!-~]*\s*")       # one ASCII "word" with a digit or _#~/
@@ -85,8 +91,10 @@ class FieldStats(NamedTuple):
     ``listed``: made from a list (values joined with newlines); ``outer``:
     from an object enclosing the rows (a JSON records path). ``kind`` is
     ``text``, ``category`` (a short value repeated), ``fixed`` (the same text
-    in nearly every row), ``id``, ``url``, ``number``, ``other`` or ``empty``
-    (see :func:`_kind`); only ``text`` fields are read by default.
+    in nearly every row), ``copy`` (the words of an earlier text field, row
+    by row: XNLI's ``sentence1_tokenized``, see :func:`_copies`), ``id``,
+    ``url``, ``number``, ``other`` or ``empty`` (see :func:`_kind`); only
+    ``text`` fields are read by default.
     """
     name: str
     tokens: float
@@ -116,10 +124,13 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
     tokenizer = Tokenizer()
     out, pacer = [], Pacer()
     counted: dict[str, int] = {}      # tokens per distinct text (a wide sheet repeats its cells)
+    earlier = _EarlierWords(tokenizer)
     for i, name in enumerate(table.fields):
         values = [r.get(name) for r in records]
         tokens = chars = 0
+        counts = []                   # tokens of each value (0: none)
         for value in values:
+            count = 0
             if value is not None:
                 text = value_text(value)
                 count = counted.get(text)
@@ -129,15 +140,83 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
                         counted[text] = count
                 tokens += count
                 chars += len(text)
+            counts.append(count)
         kind = "id" if name == id_field else _kind(values, name in listed)
         if kind == "text" and name not in outer and _fixed(values):
             kind = "fixed"
+        if kind == "text" and earlier.copied(values, counts):
+            kind = "copy"
         n = max(len(records), 1)
         out.append(FieldStats(name, tokens / n, chars / n, _sample(values), name in listed,
                               name in outer, kind))
         if pacer.due():
             yield i
     return out
+
+
+class _EarlierWords:
+    """The text fields seen so far, to find a copy among them (:func:`_copies`)
+    without tokenizing every field again nor comparing every pair: only a field
+    with as many tokens as the new one in most rows is compared word by word (a
+    sheet of 10,000 text columns stays linear)."""
+
+    def __init__(self, tokenizer: Tokenizer):
+        self.tokenizer = tokenizer
+        self.fields: list[tuple[list, list]] = []    # each field's values and token counts
+        self.holding: dict[tuple, list[int]] = {}    # (row, count) -> fields with it there
+        self.cache: dict[str, tuple] = {}            # words per distinct text
+
+    def words(self, value) -> tuple | None:
+        """A value's token ids (None: blank, or too long to compare)."""
+        if value is None:
+            return None
+        text = value_text(value)
+        if not text.strip() or len(text) > PIECE_CHARS:
+            return None
+        found = self.cache.get(text)
+        if found is None:
+            found = self.cache[text] = tuple(self.tokenizer.ids(text))
+        return found
+
+    def copied(self, values: list, counts: list) -> bool:
+        """Whether these values (a text field's, row by row, with their token
+        ``counts``) copy an earlier field's words; if not, they are kept as an
+        earlier field for the next ones."""
+        shared = Counter(f for row, count in enumerate(counts) if count
+                         for f in self.holding.get((row, count), ()))
+        for f, _ in shared.most_common(3):
+            earlier, earlier_counts = self.fields[f]
+            if _copies(counts, earlier_counts) and _copies(
+                    [self.words(v) for v in values], [self.words(v) for v in earlier]):
+                return True
+        index = len(self.fields)
+        self.fields.append((values, counts))
+        for row, count in enumerate(counts):
+            if count:
+                there = self.holding.setdefault((row, count), [])
+                if len(there) < 8:                   # enough to find a copy
+                    there.append(index)
+        return False
+
+
+def _copies(own: list, earlier: list) -> bool:
+    """Whether a field's words (``own``, row by row) are those of
+    an ``earlier`` field: the same in at least :data:`COPY_SHARE` of the rows where
+    both hold text, in all of them when fewer than :data:`FIXED_MIN_ROWS`, in two
+    rows at least. XNLI ships each sentence again split into words: the tokens
+    are the same, the characters are not::
+
+        >>> words = _EarlierWords(Tokenizer()).words
+        >>> rows = ["And he said, Mama, I'm home.", "แม่ฉันกลับบ้านแล้ว"]
+        >>> split = ["And he said , Mama , I 'm home .", "แม่ ฉัน กลับ บ้าน แล้ว"]
+        >>> _copies([words(v) for v in split], [words(v) for v in rows])
+        True
+    """
+    both = [(a, b) for a, b in zip(own, earlier) if a and b]
+    same = sum(a == b for a, b in both)
+    if len(both) < 2:
+        return False
+    return same == len(both) if len(both) < FIXED_MIN_ROWS else same >= COPY_SHARE * len(both)
 
 
 def _count_tokens_steps(tokenizer: Tokenizer, text: str, pacer: Pacer):
@@ -543,7 +622,7 @@ def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:
 
 _WHAT = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing", "other": "objects",
          "category": "labels", "text": "text", "fixed": "the same text in every row",
-         "parse": "parse trees"}
+         "parse": "parse trees", "copy": "another field's words again"}
 
 
 def no_text_error(table: Table, stats: list[FieldStats]) -> InputError:

@@ -18,7 +18,8 @@ NAME_CHARS = 40               # a file's name in a download's name, at most
 
 #: What a field of each kind (``ngram_core.fields.FieldStats.kind``) holds, for its option.
 KIND_WORDS = {"url": "URLs", "id": "ids", "number": "numbers", "category": "labels",
-              "empty": "empty", "other": "objects", "parse": "parse trees"}
+              "empty": "empty", "other": "objects", "parse": "parse trees",
+              "copy": "another field's words again"}
 
 
 def human_size(size: int) -> str:

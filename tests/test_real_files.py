@@ -105,6 +105,27 @@ def test_a_list_made_field_is_text_read_after_the_scalar_ones():
     assert detect_text_fields(same) == ["options"]
 
 
+def test_a_field_repeating_another_ones_words_is_a_copy_left_out():
+    """XNLI ships each sentence again split into words (``sentence1_tokenized``):
+    read, every token counted twice; it is a copy, left out like a parse tree."""
+    table = table_of("xnli-test.tsv")
+    kinds = {s.name: s.kind for s in field_stats(table)}
+    assert kinds["sentence1_tokenized"] == kinds["sentence2_tokenized"] == "copy"
+    assert kinds["sentence1"] == kinds["sentence2"] == "text"
+    assert detect_text_fields(table) == ["sentence1", "sentence2"]
+
+
+@pytest.mark.parametrize("same_rows, copy", [(10, True), (9, True), (8, False)])
+def test_a_copy_has_the_same_words_in_nine_rows_of_ten(same_rows, copy):
+    questions = [f"Question number {i} asks which planet is the {i}th from the sun" for i in range(10)]
+    again = [q.upper().replace(" ", "  ") if i < same_rows else f"Another sentence, {i}"
+             for i, q in enumerate(questions)]
+    records = [{"question": q, "again": a} for q, a in zip(questions, again)]
+    table = read_table(json.dumps(records).encode(), "pairs.json")
+    assert (stats_by_name(table)["again"].kind == "copy") is copy
+    assert detect_text_fields(table) == ["question"] if copy else ["question", "again"]
+
+
 def test_a_file_with_no_text_field_is_refused_naming_its_fields():
     data = b"id,url,score\nq1,https://a.org/1,0.5\nq2,https://a.org/2,0.7\n"
     with pytest.raises(InputError) as info:
