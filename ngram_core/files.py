@@ -21,6 +21,7 @@ import gzip
 import io
 import os
 import tempfile
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
@@ -96,6 +97,8 @@ def read_file_bytes(path: str, limit: int | None = None) -> bytes:
             except Exception as e:      # corrupt archive: any codec error is the file's fault
                 raise InputError(path, f"cannot be decompressed: {e}") from None
     except OSError as e:
+        if os.path.isdir(path):
+            raise folder_error(path) from None
         raise InputError(path, f"cannot be read: {e.strerror or e}") from None
 
 
@@ -414,14 +417,49 @@ def write_output(path: str, data: bytes) -> None:
 
 
 def expand_paths(patterns: Iterable[str]) -> list[str]:
-    """Globs and plain paths, in the order given; each glob's matches sorted."""
+    """Globs and plain paths, in the order given; each glob's matches sorted. A
+    folder is refused, naming a glob of its files (a folder often holds a README
+    or a dataset card beside the data)."""
     paths: list[str] = []
     for pattern in patterns:
         matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
         if not matches:
             raise InputError(pattern, "matches no file")
+        for path in matches:
+            if os.path.isdir(path):
+                raise folder_error(path)
         paths.extend(matches)
     return paths
+
+
+def _suffix(name: str) -> str:
+    """``"train-00.jsonl.gz"`` -> ``".jsonl.gz"``: the format's extension and any
+    compression's."""
+    plain = strip_compression(name)
+    return os.path.splitext(plain)[1] + name[len(plain):]
+
+
+def folder_error(path: str) -> InputError:
+    """The message for a folder given where a file is read: a glob of the kind of
+    file it holds most (``'shards/*.jsonl'``), quoted for the shell.
+
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     for name in ("a.jsonl", "b.jsonl", "README.md"):
+        ...         open(os.path.join(folder, name), "w").close()
+        ...     str(folder_error(folder)).endswith("/*.jsonl' (quoted), or its files one by one")
+        True
+    """
+    try:
+        names = [e.name for e in os.scandir(path) if e.is_file() and not e.name.startswith(".")]
+    except OSError:
+        names = []
+    suffixes = Counter(_suffix(name) for name in names)
+    suffixes.pop("", None)
+    suffix = suffixes.most_common(1)[0][0] if suffixes else ""
+    pattern = os.path.join(path, f"*{suffix}")
+    return InputError(path, f"is a folder: give the files to read, such as '{pattern}' "
+                            f"(quoted), or its files one by one")
 
 
 def parse_size(text: str | int, what: str = "size") -> int:
@@ -488,6 +526,8 @@ def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]
             if carry:
                 yield carry, lines
     except OSError as e:
+        if os.path.isdir(path):
+            raise folder_error(path) from None
         raise InputError(path, f"cannot be read: {e.strerror or e}") from None
 
 

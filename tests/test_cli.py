@@ -84,6 +84,20 @@ def test_bad_input_exits_2_with_one_line_naming_the_file(tmp_path):
     assert "broken.jsonl, line 2" in err
 
 
+def test_a_folder_is_refused_with_a_glob_of_its_files(tmp_path):
+    """A folder of shards (often beside a README or a dataset card) is not read
+    whole: the message names a glob of the kind of file it holds most."""
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    for name in ("train-00.jsonl.gz", "train-01.jsonl.gz", "README.md"):
+        (shards / name).write_bytes(b"")
+    for argv in ((A, str(shards)), (str(shards), B), (A, str(tmp_path / "sh*"))):
+        code, out, err = run(*argv)
+        assert code == 2 and out == ""
+        assert err.strip() == (f"ngram-overlap: {shards}: is a folder: give the files to read, "
+                               f"such as '{shards}/*.jsonl.gz' (quoted), or its files one by one")
+
+
 def test_out_of_range_n_exits_2():
     code, _, err = run(A, B, "--n", "30")
     assert code == 2 and "from 5 to 25" in err
