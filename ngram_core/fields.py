@@ -130,17 +130,18 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
         tokens = chars = 0
         counts = []                   # tokens of each value (0: none)
         for value in values:
-            count = 0
-            if value is not None:
-                text = value_text(value)
-                count = counted.get(text)
-                if count is None:
-                    count = yield from _count_tokens_steps(tokenizer, text, pacer)
-                    if len(text) <= PIECE_CHARS:
-                        counted[text] = count
-                tokens += count
-                chars += len(text)
-            counts.append(count)
+            if value is None:
+                counts.append(0)
+                continue
+            text = value_text(value)
+            known = counted.get(text)
+            if known is None:
+                known = yield from _count_tokens_steps(tokenizer, text, pacer)
+                if len(text) <= PIECE_CHARS:
+                    counted[text] = known
+            tokens += known
+            chars += len(text)
+            counts.append(known)
         kind = "id" if name == id_field else _kind(values, name in listed)
         if kind == "text" and name not in outer and _fixed(values):
             kind = "fixed"
