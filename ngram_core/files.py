@@ -1,13 +1,13 @@
 """Paths -> bytes -> tables -> rows, for the command and the Dask engine (never the page).
 
 The page reads files the browser hands it as bytes; everything that knows
-about paths lives here: decompression (``.gz``, ``.zst``), Parquet, several
-files read as one, globs, and the line-aligned byte ranges a large file is cut
+about paths lives here: decompression (``.gz``, ``.zst``), Parquet and Arrow
+(Hugging Face datasets' ``save_to_disk`` files), several files read as one, globs, and the line-aligned byte ranges a large file is cut
 into for the Dask workers. Every problem is an
 :class:`~ngram_core.errors.InputError` naming the path as it was given::
 
-    >>> strip_compression("shard-00.jsonl.zst"), is_parquet("train.PQ")
-    ('shard-00.jsonl', True)
+    >>> strip_compression("shard-00.jsonl.zst"), is_columnar("train.PQ"), is_columnar("data.arrow")
+    ('shard-00.jsonl', True, True)
     >>> parse_size("64MiB"), parse_size("1.5kb"), parse_size(4096)
     (67108864, 1500, 4096)
     >>> block_ranges(size=10, blocksize=4)        # half-open [start, end)
@@ -39,6 +39,9 @@ MAX_A_BYTES = 64 * 2**20
 #: or a JSONL file that is not JSON, is refused from them, whatever its size.
 HEAD_BYTES = 64 * 2**10
 PARQUET_SUFFIXES = (".parquet", ".pq")
+#: Arrow's IPC formats: its file format (``.feather`` v2, pyarrow's writers) and its
+#: stream format (Hugging Face datasets' ``save_to_disk`` and cache files).
+ARROW_SUFFIXES = (".arrow", ".feather")
 
 
 def strip_compression(path: str) -> str:
@@ -55,6 +58,12 @@ def is_compressed(path: str) -> bool:
 
 def is_parquet(path: str) -> bool:
     return path.lower().endswith(PARQUET_SUFFIXES)
+
+
+def is_columnar(path: str) -> bool:
+    """A Parquet or Arrow file: read by pyarrow, in pieces (row groups, record
+    batches), never as text."""
+    return is_parquet(path) or path.lower().endswith(ARROW_SUFFIXES)
 
 
 class _Readable(Protocol):
@@ -113,25 +122,64 @@ def _parquet_file(path: str) -> Any:
         raise InputError(path, f"is not a readable Parquet file: {e}") from None
 
 
-def parquet_row_groups(path: str) -> int:
-    """How many row groups a Parquet file has (each is one Dask partition)."""
-    return int(_parquet_file(path).num_row_groups)
-
-
-def parquet_table(path: str, row_group: int | None = None, limit: int | None = None) -> Table:
-    """A Parquet file (or one of its row groups) as a Table; needs pyarrow."""
-    source = _parquet_file(path)
+def _arrow_batches(path: str) -> tuple[list, Any]:
+    """An Arrow file's record batches and schema, memory-mapped (only the batches
+    used are read): its file format, else its stream format."""
     try:
-        data = source.read() if row_group is None else source.read_row_group(row_group)
+        import pyarrow as pa
+    except ImportError:
+        raise InputError(path, "is an Arrow file; install pyarrow to read it") from None
+    try:
+        try:
+            reader = pa.ipc.open_file(pa.memory_map(path))
+            batches = [reader.get_batch(i) for i in range(reader.num_record_batches)]
+        except pa.ArrowInvalid:   # not the file format: the stream format, or neither
+            reader = pa.ipc.open_stream(pa.memory_map(path))
+            batches = list(reader)
+        return batches, reader.schema
+    except OSError as e:
+        if e.errno is None:       # pyarrow's own, for bytes that are not an Arrow message
+            raise InputError(path, f"is not a readable Arrow file ({_one_line(e)})") from None
+        if os.path.isdir(path):
+            raise folder_error(path) from None
+        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
     except Exception as e:        # any pyarrow failure is the file's fault
-        raise InputError(path, f"is not a readable Parquet file: {e}") from None
-    records = _parquet_records(path, data.slice(0, limit) if limit else data)
+        raise InputError(path, f"is not a readable Arrow file ({_one_line(e)})") from None
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
+
+
+def columnar_pieces(path: str) -> int:
+    """How many pieces a Parquet or Arrow file has (row groups, record batches):
+    each is one Dask partition."""
+    if is_parquet(path):
+        return int(_parquet_file(path).num_row_groups)
+    return len(_arrow_batches(path)[0])
+
+
+def columnar_table(path: str, piece: int | None = None, limit: int | None = None) -> Table:
+    """A Parquet or Arrow file (or one of its pieces, see :func:`columnar_pieces`)
+    as a Table, its first ``limit`` rows when given; needs pyarrow."""
+    if is_parquet(path):
+        fmt, source = "parquet", _parquet_file(path)
+        try:
+            data = source.read() if piece is None else source.read_row_group(piece)
+        except Exception as e:        # any pyarrow failure is the file's fault
+            raise InputError(path, f"is not a readable Parquet file: {e}") from None
+    else:
+        import pyarrow as pa
+
+        fmt, (batches, schema) = "arrow", _arrow_batches(path)
+        data = pa.Table.from_batches(batches if piece is None else [batches[piece]], schema)
+    records = _columnar_records(path, data.slice(0, limit) if limit else data)
     if not records:
-        return Table(path, "parquet", list(data.schema.names), [])
-    return table_from_records(path, "parquet", records)
+        return Table(path, fmt, list(data.schema.names), [])
+    return table_from_records(path, fmt, records)
 
 
-def _parquet_records(path: str, data: Any) -> list[dict]:
+def _columnar_records(path: str, data: Any) -> list[dict]:
     """A pyarrow table's rows as dicts, column by column: a string column holding
     bytes that are not UTF-8 is read as bytes (each such byte U+FFFD, see
     :func:`~ngram_core.table.scalar_text`); any other failure names the column."""
@@ -196,17 +244,18 @@ def _undecoded(column: Any, pa: Any) -> Any:
 
 def read_path_table(path: str, options: ReadOptions = ReadOptions(),
                     head: int | None = None) -> Table:
-    """One file as a Table: Parquet (nested columns flattened as JSON's are), or
-    text (decompressed when .gz or .zst), read with ``options``.
+    """One file as a Table: Parquet or Arrow (nested columns flattened as JSON's
+    are), or text (decompressed when .gz or .zst), read with ``options``.
 
     ``head`` reads only the whole lines in the first ``head`` bytes, or the first
-    line when it is longer (the first 1,000 rows of a Parquet file), enough to
+    line when it is longer (the first 1,000 rows of a Parquet or Arrow file), enough to
     detect its fields. A text file's first :data:`HEAD_BYTES` are looked at
     before the rest is read (:func:`check_head`); file A (``options.role == "a"``) is refused past
     :data:`MAX_A_BYTES`, before more than that is decompressed.
     """
-    if is_parquet(path):
-        table = parquet_table(path, 0 if head else None, 1000 if head else None)
+    if is_columnar(path):
+        first = 0 if head and is_parquet(path) else None      # an Arrow file's batches are small
+        table = columnar_table(path, first, 1000 if head else None)
         if not table.records:
             raise InputError(path, "has no rows")
         table.source = path
@@ -374,7 +423,7 @@ def index_b_whole(paths: Sequence[str]) -> bool:
     files, none compressed or Parquet, of at most that many bytes together."""
     total = 0
     for path in paths:
-        if is_compressed(path) or is_parquet(path) or not os.path.isfile(path):
+        if is_compressed(path) or is_columnar(path) or not os.path.isfile(path):
             return False
         total += os.path.getsize(path)
     return total <= INDEX_B_BYTES
@@ -441,7 +490,9 @@ def _suffix(name: str) -> str:
 
 def folder_error(path: str) -> InputError:
     """The message for a folder given where a file is read: a glob of the kind of
-    file it holds most (``'shards/*.jsonl'``), quoted for the shell.
+    file that holds most of its bytes (``'shards/*.jsonl'``; Hugging Face's
+    save_to_disk folder: its ``.arrow`` data, not its two small ``.json``
+    files), quoted for the shell.
 
         >>> import tempfile
         >>> with tempfile.TemporaryDirectory() as folder:
@@ -450,11 +501,13 @@ def folder_error(path: str) -> InputError:
         ...     str(folder_error(folder)).endswith("/*.jsonl' (quoted), or its files one by one")
         True
     """
+    suffixes: Counter = Counter()
     try:
-        names = [e.name for e in os.scandir(path) if e.is_file() and not e.name.startswith(".")]
+        for entry in os.scandir(path):
+            if entry.is_file() and not entry.name.startswith("."):
+                suffixes[_suffix(entry.name)] += entry.stat().st_size + 1
     except OSError:
-        names = []
-    suffixes = Counter(_suffix(name) for name in names)
+        pass
     suffixes.pop("", None)
     suffix = suffixes.most_common(1)[0][0] if suffixes else ""
     pattern = os.path.join(path, f"*{suffix}")

@@ -79,8 +79,7 @@ _BINARY_MAGIC = (
 #: datasets' save_to_disk and cache files, ``data-00000-of-00001.arrow``) with a
 #: continuation marker, and is told by its name.
 _ARROW = ("an Arrow file (as Hugging Face datasets' save_to_disk writes)",
-          "save it as JSON Lines (dataset.to_json) or as Parquet (dataset.to_parquet), "
-          "which the ngram-overlap command reads")
+          "save it as JSON Lines (dataset.to_json), " + _TO_THE_COMMAND.format(".arrow"))
 _ARROW_NAMES = (".arrow", ".feather")
 
 #: A zip holding a workbook: by its name, or by the names inside (Excel, OpenDocument).

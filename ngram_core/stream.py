@@ -52,8 +52,8 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from .errors import InputError, shown
 from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, is_compressed,
-                    is_parquet, iter_line_chunks, read_file_bytes,
-                    lines_before, parquet_row_groups, parquet_table, read_line_block,
+                    is_columnar, is_parquet, iter_line_chunks, read_file_bytes,
+                    lines_before, columnar_pieces, columnar_table, read_line_block,
                     read_path_table, strip_compression)
 from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
                           prepare_steps)
@@ -97,7 +97,8 @@ class Executor(Protocol):
 
 @dataclass(frozen=True)
 class Partition:
-    """One unit of B a worker reads: bytes [start, end) of a file, or a Parquet row group."""
+    """One unit of B a worker reads: bytes [start, end) of a file, or a piece of a
+    Parquet or Arrow file (``row_group``: a row group, a record batch)."""
     index: int
     file_index: int
     path: str
@@ -116,22 +117,22 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     A JSONL file, or a text file read one row per line, larger than
     ``blocksize`` is cut into line-aligned byte ranges; any other file (CSV,
     JSON, compressed, paragraphs) is one partition, a Parquet file one per row
-    group. A UTF-16 file (its line breaks are two bytes) is one partition read
+    group, an Arrow file one per record batch. A UTF-16 file (its line breaks are two bytes) is one partition read
     whole."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
         wide = False
-        if not is_parquet(path):
+        if not is_columnar(path):
             first_bytes = read_file_bytes(path, HEAD_BYTES)
             check_head(first_bytes, path, options)   # not text: refused
             wide = is_utf16(first_bytes)
         if not os.path.isfile(path):
             raise InputError(path, "cannot be read: not a file")
         size = os.path.getsize(path)
-        if is_parquet(path):
-            for group in range(parquet_row_groups(path)):
-                parts.append(Partition(len(parts), file_index, path,
-                                       options._replace(format="parquet"), row_group=group))
+        if is_columnar(path):
+            kind = options._replace(format="parquet" if is_parquet(path) else "arrow")
+            for piece in range(columnar_pieces(path)):
+                parts.append(Partition(len(parts), file_index, path, kind, row_group=piece))
             continue
         fmt = options.format or format_from_name(strip_compression(path))
         own = options._replace(format=fmt)
@@ -169,8 +170,8 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
     ``part.chunk`` bytes, so a worker's memory does not grow with the shard.
     Any other file (CSV, a JSON document, paragraphs, UTF-16) is read whole.
     """
-    if part.options.format == "parquet":
-        table = parquet_table(part.path, part.row_group)
+    if part.row_group is not None:
+        table = columnar_table(part.path, part.row_group)
         yield select_rows(table, fields, id_field) if table.records else []
         return
     if part.end >= 0:
@@ -733,12 +734,12 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
 
 
 def part_bytes(part: Partition) -> int:
-    """A partition's bytes on disk (a Parquet row group: its share of the file)."""
+    """A partition's bytes on disk (a Parquet or Arrow piece: its share of the file)."""
     if part.end >= 0:
         return part.end - part.start
     size = os.path.getsize(part.path)
     if part.row_group is not None:
-        return size // max(parquet_row_groups(part.path), 1)
+        return size // max(columnar_pieces(part.path), 1)
     return size
 
 

@@ -26,6 +26,7 @@ class BadFile(NamedTuple):
     line: int | None = None
     row: int | None = None
     fields: tuple[str, ...] | None = None
+    command_needle: str | None = None   # what the command says instead (it reads the format)
 
 
 def _workbook() -> bytes:
@@ -61,8 +62,11 @@ BAD_FILES = (
     # Hugging Face datasets' save_to_disk (Arrow's stream format) and Arrow's file format
     BadFile("data-00000-of-00001.arrow", b"\xff\xff\xff\xff\x88\x00\x00\x00" + bytes(136),
             "Arrow file (as Hugging Face datasets' save_to_disk writes), not a text file: "
-            "save it as JSON Lines (dataset.to_json)"),
-    BadFile("table.feather", b"ARROW1\x00\x00" + bytes(64) + b"ARROW1", "Arrow file"),
+            "save it as JSON Lines (dataset.to_json), or give it to the ngram-overlap command "
+            "under a name ending in .arrow",
+            command_needle="is not a readable Arrow file ("),
+    BadFile("table.feather", b"ARROW1\x00\x00" + bytes(64) + b"ARROW1", "Arrow file",
+            command_needle="is not a readable Arrow file ("),
     BadFile("gzip-named.jsonl", gzip.compress(b'{"text": "a"}\n', mtime=0),
             "gzip archive, not a text file: decompress it"),
     BadFile("empty.json", b"", "is empty"),

@@ -98,6 +98,37 @@ def test_a_folder_is_refused_with_a_glob_of_its_files(tmp_path):
                                f"such as '{shards}/*.jsonl.gz' (quoted), or its files one by one")
 
 
+def test_arrow_files_as_save_to_disk_writes_them_read_as_their_json_lines(tmp_path):
+    """Hugging Face datasets' save_to_disk writes Arrow's stream format in record
+    batches (pyarrow and .feather: its file format): the same rows, ids and
+    figures as the same records saved as JSON Lines, as A and as B."""
+    import pyarrow as pa
+
+    records = json.loads((EXAMPLES / "test-set.json").read_text())
+    table = pa.Table.from_pylist(records)
+    stream, file = tmp_path / "data-00000-of-00001.arrow", tmp_path / "test.feather"
+    with pa.ipc.new_stream(str(stream), table.schema) as writer:
+        writer.write_table(table, max_chunksize=2)
+    with pa.ipc.new_file(str(file), table.schema) as writer:
+        writer.write_table(table, max_chunksize=3)
+    lines = tmp_path / "test.jsonl"
+    lines.write_text("".join(json.dumps(r) + "\n" for r in records))
+    outputs = []
+    for a in (lines, stream, file):
+        csv_path = tmp_path / f"{a.name}.csv"
+        code, out, err = run(str(a), B, "--csv", str(csv_path), "--n", "8")
+        assert code == 0, err
+        outputs.append(csv_path.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+    as_b = []
+    for b in (lines, stream):
+        csv_path = tmp_path / f"b-{b.name}.csv"
+        code, _, err = run(B, str(b), "--csv", str(csv_path), "--n", "8", "--blocksize", "1")
+        assert code == 0, err
+        as_b.append(csv_path.read_bytes())
+    assert as_b[0] == as_b[1]
+
+
 def test_out_of_range_n_exits_2():
     code, _, err = run(A, B, "--n", "30")
     assert code == 2 and "from 5 to 25" in err

@@ -59,6 +59,14 @@ def write_shards(directory, texts, formats):
             path.write_text(out.getvalue())
         elif fmt == "parquet":
             pq.write_table(pa.table({"id": ids, "text": chunk}), path, row_group_size=7)
+        elif fmt == "arrow":       # Hugging Face datasets' save_to_disk: the stream format
+            table = pa.table({"id": ids, "text": chunk})
+            with pa.ipc.new_stream(str(path), table.schema) as writer:
+                writer.write_table(table, max_chunksize=6)
+        elif fmt == "feather":     # Arrow's file format
+            table = pa.table({"id": ids, "text": chunk})
+            with pa.ipc.new_file(str(path), table.schema) as writer:
+                writer.write_table(table, max_chunksize=9)
         paths.append(str(path))
     return paths
 
@@ -82,6 +90,7 @@ def local_and_distributed(client, tmp_path, a_texts, b_texts, formats, settings,
     (2, ["jsonl", "csv", "parquet", "jsonl.gz", "jsonl.zst"], 5, "loose", 1 << 20),
     (3, ["jsonl", "jsonl", "jsonl"], 6, "strict", 300),          # many small blocks
     (4, ["parquet", "jsonl"], 8, "loose", 512),
+    (5, ["arrow", "jsonl", "feather"], 5, "loose", 1 << 20),
 ])
 def test_same_summary_and_csv_as_single_machine(client, tmp_path, seed, formats, n, mode,
                                                   blocksize):
