@@ -2,8 +2,9 @@
 
 The page reads files the browser hands it as bytes; everything that knows
 about paths lives here: decompression (``.gz``, ``.zst``), Parquet and Arrow
-(Hugging Face datasets' ``save_to_disk`` files), several files read as one, globs, and the line-aligned byte ranges a large file is cut
-into for the Dask workers. Every problem is an
+(Hugging Face datasets' ``save_to_disk`` files), several files read as one,
+globs, and the line-aligned byte ranges a large file is cut into for the Dask
+workers. Every problem is an
 :class:`~ngram_core.errors.InputError` naming the path as it was given::
 
     >>> strip_compression("shard-00.jsonl.zst"), is_columnar("train.PQ"), is_columnar("data.arrow")
@@ -420,7 +421,7 @@ INDEX_B_BYTES = 8 * 2**20
 
 def index_b_whole(paths: Sequence[str]) -> bool:
     """Whether B is small enough to index whole (see :data:`INDEX_B_BYTES`): plain
-    files, none compressed or Parquet, of at most that many bytes together."""
+    files, none compressed, Parquet or Arrow, of at most that many bytes together."""
     total = 0
     for path in paths:
         if is_compressed(path) or is_columnar(path) or not os.path.isfile(path):

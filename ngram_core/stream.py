@@ -51,10 +51,10 @@ from typing import Any, NamedTuple, Protocol
 
 from .check import Progress
 from .errors import InputError, shown
-from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, is_compressed,
-                    is_columnar, is_parquet, iter_line_chunks, read_file_bytes,
-                    lines_before, columnar_pieces, columnar_table, read_line_block,
-                    read_path_table, strip_compression)
+from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, columnar_pieces,
+                    columnar_table, is_columnar, is_compressed, is_parquet, iter_line_chunks,
+                    lines_before, read_file_bytes, read_line_block, read_path_table,
+                    strip_compression)
 from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
                           prepare_steps)
 from .export import RowFiles
