@@ -117,8 +117,8 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     A JSONL file, or a text file read one row per line, larger than
     ``blocksize`` is cut into line-aligned byte ranges; any other file (CSV,
     JSON, compressed, paragraphs) is one partition, a Parquet file one per row
-    group, an Arrow file one per record batch. A UTF-16 file (its line breaks are two bytes) is one partition read
-    whole."""
+    group, an Arrow file one per record batch. A UTF-16 file (its line breaks
+    are two bytes) is one partition read whole."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
         wide = False
