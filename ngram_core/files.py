@@ -152,28 +152,41 @@ def _one_line(error: Exception) -> str:
     return " ".join(str(error).split())
 
 
-def columnar_pieces(path: str) -> int:
-    """How many pieces a Parquet or Arrow file has (row groups, record batches):
-    each is one Dask partition."""
+def columnar_pieces(path: str, blocksize: int) -> list[tuple[int, int]]:
+    """A Parquet or Arrow file cut for the Dask workers: half-open ranges
+    [first, end) of its row groups (one each) or of its record batches (as many
+    as hold about ``blocksize`` bytes: Hugging Face datasets write batches of
+    1,000 rows, which one each would make thousands of partitions)."""
     if is_parquet(path):
-        return int(_parquet_file(path).num_row_groups)
-    return len(_arrow_batches(path)[0])
+        return [(group, group + 1) for group in range(int(_parquet_file(path).num_row_groups))]
+    pieces, first, held = [], 0, 0
+    batches = _arrow_batches(path)[0]
+    for end, batch in enumerate(batches, 1):
+        held += batch.nbytes
+        if held >= blocksize:
+            pieces.append((first, end))
+            first, held = end, 0
+    if first < len(batches):
+        pieces.append((first, len(batches)))
+    return pieces
 
 
-def columnar_table(path: str, piece: int | None = None, limit: int | None = None) -> Table:
-    """A Parquet or Arrow file (or one of its pieces, see :func:`columnar_pieces`)
-    as a Table, its first ``limit`` rows when given; needs pyarrow."""
+def columnar_table(path: str, pieces: tuple[int, int] | None = None,
+                   limit: int | None = None) -> Table:
+    """A Parquet or Arrow file (or its row groups or record batches [first, end),
+    see :func:`columnar_pieces`) as a Table, its first ``limit`` rows when given;
+    needs pyarrow."""
     if is_parquet(path):
         fmt, source = "parquet", _parquet_file(path)
         try:
-            data = source.read() if piece is None else source.read_row_group(piece)
+            data = source.read() if pieces is None else source.read_row_groups(range(*pieces))
         except Exception as e:        # any pyarrow failure is the file's fault
             raise InputError(path, f"is not a readable Parquet file: {e}") from None
     else:
         import pyarrow as pa
 
         fmt, (batches, schema) = "arrow", _arrow_batches(path)
-        data = pa.Table.from_batches(batches if piece is None else [batches[piece]], schema)
+        data = pa.Table.from_batches(batches if pieces is None else batches[slice(*pieces)], schema)
     records = _columnar_records(path, data.slice(0, limit) if limit else data)
     if not records:
         return Table(path, fmt, list(data.schema.names), [])
@@ -255,7 +268,7 @@ def read_path_table(path: str, options: ReadOptions = ReadOptions(),
     :data:`MAX_A_BYTES`, before more than that is decompressed.
     """
     if is_columnar(path):
-        first = 0 if head and is_parquet(path) else None      # an Arrow file's batches are small
+        first = (0, 1) if head and is_parquet(path) else None  # an Arrow file's batches are small
         table = columnar_table(path, first, 1000 if head else None)
         if not table.records:
             raise InputError(path, "has no rows")

@@ -97,15 +97,16 @@ class Executor(Protocol):
 
 @dataclass(frozen=True)
 class Partition:
-    """One unit of B a worker reads: bytes [start, end) of a file, or a piece of a
-    Parquet or Arrow file (``row_group``: a row group, a record batch)."""
+    """One unit of B a worker reads: bytes [start, end) of a file, or ``pieces``
+    [first, end) of a Parquet file's row groups or an Arrow file's record
+    batches, and how many pieces the file has: ``(first, end, of)``."""
     index: int
     file_index: int
     path: str
     options: ReadOptions           # its format always set
     start: int = 0
     end: int = -1                 # -1: to the end of the file
-    row_group: int | None = None
+    pieces: tuple[int, int, int] | None = None
     chunk: int = DEFAULT_BLOCKSIZE  # bytes per piece when a whole file streams
     whole: bool = False           # read whole, never in pieces (UTF-16)
 
@@ -117,8 +118,8 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     A JSONL file, or a text file read one row per line, larger than
     ``blocksize`` is cut into line-aligned byte ranges; any other file (CSV,
     JSON, compressed, paragraphs) is one partition, a Parquet file one per row
-    group, an Arrow file one per record batch. A UTF-16 file (its line breaks
-    are two bytes) is one partition read whole."""
+    group, an Arrow file one per run of record batches of about ``blocksize``.
+    A UTF-16 file (its line breaks are two bytes) is one partition read whole."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
         wide = False
@@ -131,8 +132,10 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         size = os.path.getsize(path)
         if is_columnar(path):
             kind = options._replace(format="parquet" if is_parquet(path) else "arrow")
-            for piece in range(columnar_pieces(path)):
-                parts.append(Partition(len(parts), file_index, path, kind, row_group=piece))
+            pieces = columnar_pieces(path, blocksize)
+            for first, end in pieces:
+                parts.append(Partition(len(parts), file_index, path, kind,
+                                       pieces=(first, end, pieces[-1][1])))
             continue
         fmt = options.format or format_from_name(strip_compression(path))
         own = options._replace(format=fmt)
@@ -170,8 +173,8 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
     ``part.chunk`` bytes, so a worker's memory does not grow with the shard.
     Any other file (CSV, a JSON document, paragraphs, UTF-16) is read whole.
     """
-    if part.row_group is not None:
-        table = columnar_table(part.path, part.row_group)
+    if part.pieces is not None:
+        table = columnar_table(part.path, part.pieces[:2])
         yield select_rows(table, fields, id_field) if table.records else []
         return
     if part.end >= 0:
@@ -734,12 +737,13 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
 
 
 def part_bytes(part: Partition) -> int:
-    """A partition's bytes on disk (a Parquet or Arrow piece: its share of the file)."""
+    """A partition's bytes on disk (Parquet or Arrow pieces: their share of the file)."""
     if part.end >= 0:
         return part.end - part.start
     size = os.path.getsize(part.path)
-    if part.row_group is not None:
-        return size // max(columnar_pieces(part.path), 1)
+    if part.pieces is not None:
+        first, end, of = part.pieces
+        return size * (end - first) // max(of, 1)
     return size
 
 

@@ -192,3 +192,34 @@ def test_a_txt_training_file_that_is_a_tab_table_streams_as_it_is_read_whole(tmp
     assert indexed.summary.flagged >= 3
     assert streamed.summary.as_dict() == indexed.summary.as_dict()
     assert streamed.b_reads[0].rows == rows and fields_of(streamed.b_reads) == fields
+
+
+def test_an_arrow_file_streams_in_runs_of_record_batches_to_the_same_result(tmp_path):
+    """Hugging Face datasets write record batches of 1,000 rows: one partition each
+    would be thousands of partitions, so they are cut in runs of about the block
+    size, each batch in exactly one run, with the same result as the file read whole."""
+    import pyarrow as pa
+
+    from ngram_core.stream import part_bytes, plan_partitions
+
+    a_path, b_jsonl, b_arrow = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "b.arrow"
+    write_jsonl(a_path, 40, 6)
+    leaks = [json.loads(line)["text"] for line in a_path.read_text().splitlines()[:3]]
+    write_jsonl(b_jsonl, 600, 7, leaks)
+    table = pa.Table.from_pylist([json.loads(line) for line in b_jsonl.read_text().splitlines()])
+    with pa.ipc.new_stream(str(b_arrow), table.schema) as writer:
+        writer.write_table(table, max_chunksize=20)             # 30 batches
+    batch_bytes = table.nbytes // 30
+    parts = plan_partitions([str(b_arrow)], blocksize=batch_bytes * 4)
+    assert 5 <= len(parts) < 30
+    runs = [part.pieces for part in parts]
+    assert [first for first, _, _ in runs] == [0] + [end for _, end, _ in runs[:-1]]
+    assert runs[-1][1:] == (30, 30)
+    assert sum(part_bytes(part) for part in parts) <= b_arrow.stat().st_size
+    a_rows = load_rows_by_file([str(a_path)], ["text"])[0]
+    b_rows, b_files, b_reads = load_rows_by_file([str(b_jsonl)], ["text"])
+    whole = run_check(a_rows, b_rows, Settings(n=8), b_files, fields=(["text"], ["text"]))
+    streamed = check_distributed(None, a_rows, [str(b_arrow)], Settings(n=8), a_fields=["text"],
+                                 blocksize=batch_bytes * 4)
+    assert whole.summary.flagged > 0
+    assert streamed.csv() == whole.csv()
