@@ -107,9 +107,7 @@ def read_file_bytes(path: str, limit: int | None = None) -> bytes:
             except Exception as e:      # corrupt archive: any codec error is the file's fault
                 raise InputError(path, f"cannot be decompressed: {e}") from None
     except OSError as e:
-        if os.path.isdir(path):
-            raise folder_error(path) from None
-        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
+        raise _unreadable(path, e) from None
 
 
 def _parquet_file(path: str) -> Any:
@@ -141,9 +139,7 @@ def _arrow_batches(path: str) -> tuple[list, Any]:
     except OSError as e:
         if e.errno is None:       # pyarrow's own, for bytes that are not an Arrow message
             raise InputError(path, f"is not a readable Arrow file ({_one_line(e)})") from None
-        if os.path.isdir(path):
-            raise folder_error(path) from None
-        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
+        raise _unreadable(path, e) from None
     except Exception as e:        # any pyarrow failure is the file's fault
         raise InputError(path, f"is not a readable Arrow file ({_one_line(e)})") from None
 
@@ -502,6 +498,14 @@ def _suffix(name: str) -> str:
     return os.path.splitext(plain)[1] + name[len(plain):]
 
 
+def _unreadable(path: str, error: OSError) -> InputError:
+    """The message for a file the system would not read: a folder names a glob of
+    its files (:func:`folder_error`); anything else, the system's reason."""
+    if os.path.isdir(path):
+        return folder_error(path)
+    return InputError(path, f"cannot be read: {error.strerror or error}")
+
+
 def folder_error(path: str) -> InputError:
     """The message for a folder given where a file is read: a glob of the kind of
     file that holds most of its bytes (``'shards/*.jsonl'``; Hugging Face's
@@ -593,9 +597,7 @@ def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]
             if carry:
                 yield carry, lines
     except OSError as e:
-        if os.path.isdir(path):
-            raise folder_error(path) from None
-        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
+        raise _unreadable(path, e) from None
 
 
 def lines_before(path: str, offset: int) -> int:
