@@ -15,6 +15,7 @@
 // {name, error}:
 //   "factory"   pyodide.asm.mjs's text, as a Blob of JavaScript
 //   "wasm"      the WebAssembly module, compiled as its bytes are unpacked
+//   "snapshot length"  the snapshot's length in bytes, from its header
 //   "snapshot"  the memory snapshot, put back together (see `unsparse`)
 //   "python_stdlib.zip", "pyodide-lock.json"   their bytes
 //   "python-files"  the page's own Python files, [[path, bytes], ...]
@@ -44,21 +45,59 @@
       (await fetched(url)).body.pipeThrough(new DecompressionStream("gzip"));
     const gunzippedBytes = async (url) => new Response(await gunzipped(url)).arrayBuffer();
 
-    // The snapshot from its file: the pages make-snapshot.mjs kept, put back in
-    // place in zeroed memory (the format is described there).
-    const unsparse = (buffer) => {
-      const word = new Uint32Array(buffer, 0, 4);
-      const [magic, length, page, count] = word;
-      if (magic !== 0x3153474e) throw new Error("not a snapshot file");
-      const memory = new Uint8Array(length);
-      const pages = new Uint32Array(buffer, 16, count);
-      let at = 16 + 4 * count;
-      for (const index of pages) {
-        const size = Math.min(page, length - index * page);
-        memory.set(new Uint8Array(buffer, at, size), index * page);
-        at += size;
+    // The snapshot from its file, as its bytes are unpacked: the pages
+    // make-snapshot.mjs kept, each put in its place in zeroed memory (the format
+    // is described there). `announce(length)` is called as soon as the header
+    // gives the snapshot's length, long before the last page is in.
+    const unsparse = async (stream, announce) => {
+      const reader = stream.getReader();
+      let head = new Uint8Array(0);        // the header, until it is whole
+      let memory = null;
+      let pages, page, length;
+      let placed = 0;                      // bytes of kept pages placed so far
+      const place = (bytes) => {
+        for (let i = 0; i < bytes.length;) {
+          const kept = Math.floor(placed / page);
+          if (kept >= pages.length) throw new Error("a damaged snapshot file");
+          const within = placed - kept * page;
+          const size = Math.min(page, length - pages[kept] * page);   // the last may be short
+          const count = Math.min(size - within, bytes.length - i);
+          memory.set(bytes.subarray(i, i + count), pages[kept] * page + within);
+          i += count;
+          placed += count;
+        }
+      };
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (memory) {
+          place(value);
+          continue;
+        }
+        const joined = new Uint8Array(head.length + value.length);
+        joined.set(head);
+        joined.set(value, head.length);
+        head = joined;
+        if (head.length < 16) continue;
+        const word = new DataView(head.buffer);
+        if (word.getUint32(0, true) !== 0x3153474e) throw new Error("not a snapshot file");
+        length = word.getUint32(4, true);
+        page = word.getUint32(8, true);
+        const count = word.getUint32(12, true);
+        // every kept page lies inside the snapshot
+        if (!length || !page || count > Math.ceil(length / page)) {
+          throw new Error("a damaged snapshot file");
+        }
+        const end = 16 + 4 * count;
+        if (head.length < end) continue;
+        pages = new Uint32Array(head.buffer.slice(16, end));
+        memory = new Uint8Array(length);
+        announce(length);
+        place(head.subarray(end));
       }
-      if (at !== buffer.byteLength) throw new Error("a damaged snapshot file");
+      const expected = pages ? pages.reduce(
+        (sum, index) => sum + Math.min(page, length - index * page), 0) : -1;
+      if (placed !== expected) throw new Error("a damaged snapshot file");
       return memory;
     };
 
@@ -92,28 +131,33 @@
     // Two workers share the work (one per part): the snapshot, the longest to
     // unpack, has one to itself.
     const PARTS = {
-      snapshot: () => [
-        send("snapshot", gunzippedBytes(here("snapshot.bin.gz"))
-          .then((buffer) => {
-            const memory = unsparse(buffer);
-            return [memory, [memory.buffer]];
-          })),
-      ],
-      // pyodide.asm.mjs first, alone: the page imports it before anything else
-      // can start (it is small), then the rest side by side.
+      snapshot: () => {
+        let announce;
+        const length = new Promise((resolve) => { announce = resolve; });
+        const memory = gunzipped(here("snapshot.bin.gz")).then((stream) => unsparse(stream, announce));
+        // the length is known before the memory is whole; a failure before it is
+        // both answers' failure
+        return [send("snapshot length", Promise.race([length, memory]).then(() => length)
+                  .then((value) => [value])),
+                send("snapshot", memory.then((whole) => [whole, [whole.buffer]]))];
+      },
+      // First pyodide.asm.mjs (small: the page imports it before anything else
+      // can start) and the files Pyodide reads before its binary is linked (the
+      // standard library, the lock file: not compressed, so they cost this
+      // thread little), then the binary and the page's Python files.
       runtime: () => {
         const factory = send("factory", gunzippedBytes(here("pyodide.asm.mjs.gz"))
           .then((bytes) => [new Blob([bytes], { type: "text/javascript" })]));
-        return [factory, factory.then(() => Promise.all([
+        const plain = ["python_stdlib.zip", "pyodide-lock.json"].map((name) => send(name,
+          fetched(here(name)).then((response) => response.arrayBuffer())
+            .then((bytes) => [bytes, [bytes]])));
+        return [factory, ...plain, factory.then(() => Promise.all([
           send("wasm", gunzipped(here("pyodide.asm.wasm.gz"))
             .then((stream) => WebAssembly.compileStreaming(
               new Response(stream, { headers: { "Content-Type": "application/wasm" } })))
             .then((module) => [module])),
           send("python-files", gunzippedBytes(config.files)
             .then((buffer) => [untar(buffer), [buffer]])),
-          ...["python_stdlib.zip", "pyodide-lock.json"].map((name) => send(name,
-            fetched(here(name)).then((response) => response.arrayBuffer())
-              .then((bytes) => [bytes, [bytes]]))),
         ]))];
       },
     };

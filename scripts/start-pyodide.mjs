@@ -15,6 +15,9 @@
 //  4. The page's own Python files (its package, the engine, and bytecode for
 //     PyScript's own package) come in one archive, unpacked in a worker and
 //     written into the interpreter's home here, before PyScript runs app.py.
+//  5. Pyodide starts as soon as this module is evaluated, not when PyScript
+//     asks for it, and its binary is linked while the snapshot is still being
+//     unpacked: PyScript gets the interpreter already started.
 //
 // When a runtime file cannot be fetched or used, Pyodide starts as it would
 // without it: same interpreter, same results, later. The page's Python files
@@ -70,6 +73,7 @@ const answer = (name) => (globalThis.pyodideEarly ? globalThis.pyodideEarly.get(
 const early = {
   wasm: answer("wasm"),
   factory: quiet(answer("factory").then(importedFactory)),
+  snapshotLength: answer("snapshot length"),
   snapshot: answer("snapshot"),
   files: new Map(EARLY_FILES.map((name) => [here(name), answer(name)])),
   pythonFiles: answer("python-files"),
@@ -128,24 +132,78 @@ const withEarlyFiles = async (start) => {
   }
 };
 
-// Called once, by PyScript. The workers' answers are let go once Pyodide has
-// started (the snapshot alone is 31 MB; the interpreter holds its own copy).
-export async function loadPyodide(options = {}) {
+// Pyodide is given a zeroed memory of the snapshot's length as its snapshot (the
+// length sets the size of the memory it makes), so the binary is instantiated
+// and linked while the snapshot is still being unpacked; the module's factory
+// fills that memory with the snapshot once it is whole, just before Pyodide
+// restores it.
+const fromSnapshot = (createModule, length) => {
+  const snapshot = new Uint8Array(length);
+  const create = createModule
+    ?? (async (settings) => (await import(here("pyodide.asm.mjs"))).default(settings));
+  return {
+    _loadSnapshot: snapshot,
+    createPyodideModule: async (settings) => {
+      const module = await create(settings);
+      const whole = await early.snapshot;
+      if (whole.length !== length) throw new Error("the snapshot's length changed");
+      snapshot.set(whole);
+      return module;
+    },
+  };
+};
+
+// How the interpreter started, on the page's root element (for the tests and the
+// benchmark): "snapshot", or "plain" when a file it needs could not be used.
+const startedFrom = (how) => { document.documentElement.dataset.interpreterStart = how; };
+
+// Pyodide started from the workers' files (or the plain way) and the page's Python
+// files written. The workers' answers are let go once it has started (the
+// snapshot alone is 31 MB; the interpreter holds its own copy).
+const started = async (options) => {
   try {
-    const snapshot = await early.snapshot.catch(() => null);
     const createPyodideModule = await early.factory.catch(() => undefined);
-    const start = { ...options, ...(createPyodideModule ? { createPyodideModule } : {}) };
-    if (snapshot) {
+    const length = await early.snapshotLength.catch(() => 0);
+    if (length) {
       try {
-        return await written(await withEarlyFiles(
-          () => startPyodide({ ...start, _loadSnapshot: snapshot })));
+        const pyodide = await written(await withEarlyFiles(
+          () => startPyodide({ ...options, ...fromSnapshot(createPyodideModule, length) })));
+        startedFrom("snapshot");
+        return pyodide;
       } catch (error) {
         console.info(`Starting Python without its snapshot (${error && error.message}).`);
       }
     }
-    return await written(await withEarlyFiles(() => startPyodide(start)));
+    const pyodide = await written(await withEarlyFiles(() => startPyodide(
+      { ...options, ...(createPyodideModule ? { createPyodideModule } : {}) })));
+    startedFrom("plain");
+    return pyodide;
   } finally {
     early.snapshot = early.pythonFiles = null;
     early.files.clear();
   }
+};
+
+// Pyodide starts as soon as this module is evaluated (static/boot.js imports it
+// as the page starts), not when PyScript asks for it: PyScript first loads its
+// own modules and storage, and the interpreter's start needs none of that.
+const FOLDER = here(".");
+const pyodide = quiet(started({ indexURL: FOLDER }));
+
+// What PyScript passes when its config names no packages: this folder, and its
+// handlers of Python's output, which are set on the started interpreter.
+const STREAMS = ["stdout", "stderr"];
+
+// Called once, by PyScript: the interpreter started above.
+export async function loadPyodide(options = {}) {
+  const { indexURL = FOLDER, ...rest } = options;
+  const others = Object.keys(rest).filter((name) => !STREAMS.includes(name));
+  const folder = new URL(`${indexURL}/`.replace(/\/\/$/, "/"), document.baseURI).href;
+  if (others.length || folder !== FOLDER) {
+    throw new Error(`the interpreter module cannot apply ${others.join(", ") || "indexURL"}`);
+  }
+  const ready = await pyodide;
+  if (rest.stdout) ready.setStdout({ batched: rest.stdout });
+  if (rest.stderr) ready.setStderr({ batched: rest.stderr });
+  return ready;
 }

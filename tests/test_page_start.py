@@ -19,16 +19,16 @@ PYODIDE = DIST / "vendor" / "pyodide"
 OPTIONAL = ("snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz")
 
 
-def started(browser, base, missing=None, damaged=None):
+def started(browser, base, missing=None, damaged=None, body=b"NGS1 is not enough" * 100):
     """Open the page (``missing``: a file the host answers 404 for; ``damaged``: one
-    it answers with a gzipped file of other bytes); returns what it showed for the
-    worked example, the files it fetched and the problems seen."""
+    it answers with ``body`` gzipped); returns what it showed for the worked example,
+    the files it fetched, the problems seen and how the interpreter started."""
     def prepare(page):
         if missing:
             page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
         if damaged:
             page.route(f"**/{damaged}", lambda route: route.fulfill(
-                status=200, body=gzip.compress(b"NGS1 is not enough" * 100)))
+                status=200, body=gzip.compress(body)))
 
     context = browser.new_context()
     page, watch = open_page(context, base, prepare=prepare)
@@ -36,14 +36,16 @@ def started(browser, base, missing=None, damaged=None):
              page.inner_text("#rows-table"))
     fetched = [r.url.split("?")[0].rsplit("/", 1)[-1] for r in watch.requests]
     problems = watch.problems(page)
+    how = page.get_attribute("html", "data-interpreter-start")
     context.close()
-    return shown, fetched, problems
+    return shown, fetched, problems, how
 
 
 def test_the_page_starts_from_the_snapshot_and_sends_fewer_bytes(site):
     base, browser = site
-    shown, fetched, problems = started(browser, base)
+    shown, fetched, problems, how = started(browser, base)
     assert not problems, problems
+    assert how == "snapshot"
     assert shown[0] == "66.7%"
     assert {"snapshot.bin.gz", "pyodide.asm.wasm.gz", "pyodide.asm.mjs.gz"} <= set(fetched)
     assert "pyodide.asm.wasm" not in fetched and "pyodide.asm.mjs" not in fetched
@@ -59,8 +61,8 @@ def test_the_page_starts_from_the_snapshot_and_sends_fewer_bytes(site):
 @pytest.mark.parametrize("missing", OPTIONAL)
 def test_without_an_optional_file_the_page_starts_the_plain_way(site, missing):
     base, browser = site
-    shown, _, problems = started(browser, base)
-    fallback, fetched, fallback_problems = started(browser, base, missing)
+    shown, _, _, _ = started(browser, base)
+    fallback, fetched, fallback_problems, how = started(browser, base, missing)
     # Chromium itself logs the 404; the page must report nothing
     browser_404 = "console errors: ['Failed to load resource: the server responded with a " \
                   "status of 404 (Not Found)']"
@@ -68,15 +70,32 @@ def test_without_an_optional_file_the_page_starts_the_plain_way(site, missing):
     assert missing in fetched
     if missing != "snapshot.bin.gz":          # the plain file is fetched instead
         assert missing.removesuffix(".gz") in fetched
+    assert how == ("plain" if missing == "snapshot.bin.gz" else "snapshot")
     assert fallback == shown                 # the same engine, the same result
 
 
 def test_a_damaged_snapshot_means_the_plain_start_with_the_same_result(site):
     base, browser = site
-    shown, _, _ = started(browser, base)
-    fallback, fetched, problems = started(browser, base, damaged="snapshot.bin.gz")
+    shown, _, _, _ = started(browser, base)
+    fallback, fetched, problems, how = started(browser, base, damaged="snapshot.bin.gz")
     assert problems == []
+    assert how == "plain"
     assert "snapshot.bin.gz" in fetched
+    assert fallback == shown
+
+
+def test_a_snapshot_cut_short_means_the_plain_start_with_the_same_result(site):
+    """The interpreter's binary is linked as soon as the snapshot's header gives its
+    length, before its last page is in: a file whose pages stop short (a transfer cut
+    off) is found out once it is unpacked, and the page starts the plain way."""
+    base, browser = site
+    shown, _, _, _ = started(browser, base)
+    whole = gzip.decompress((PYODIDE / "snapshot.bin.gz").read_bytes())
+    fallback, fetched, problems, how = started(browser, base, damaged="snapshot.bin.gz",
+                                               body=whole[:len(whole) // 2])
+    assert problems == []
+    assert how == "plain"
+    assert "snapshot.bin.gz" in fetched and "pyodide.asm.wasm.gz" in fetched
     assert fallback == shown
 
 
