@@ -97,6 +97,29 @@ const written = async (pyodide) => {
   return pyodide;
 };
 
+// Pyodide's linker puts each JavaScript function that C code calls through a
+// pointer (about 260 of them) into the binary's function table by wrapping it in
+// a tiny WebAssembly module of its own, compiled on the page's thread one at a
+// time. Those modules differ only by the function's signature, so while Pyodide
+// starts each distinct one is compiled once: the same bytes give the same module.
+const SMALL_MODULE = 256;                   // bytes; the binary itself is 9.6 MB
+const compiledOnce = (plainModule) => {
+  const modules = new Map();
+  function Module(bytes) {
+    if (!new.target) return plainModule(bytes);          // throws, as the plain one does
+    const view = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset,
+                                                            bytes.byteLength)
+      : bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : null;
+    if (!view || view.length > SMALL_MODULE) return new plainModule(bytes);
+    const key = view.join(",");
+    if (!modules.has(key)) modules.set(key, new plainModule(bytes));
+    return modules.get(key);
+  }
+  Object.setPrototypeOf(Module, plainModule);              // Module.exports(), .imports()
+  Module.prototype = plainModule.prototype;                // instanceof still holds
+  return Module;
+};
+
 // While Pyodide starts, its request for the binary is answered with a marker
 // and its instantiation uses the module the worker compiled; its requests for the
 // early files are answered from their bytes. Anything unavailable goes the
@@ -104,7 +127,9 @@ const written = async (pyodide) => {
 const withEarlyFiles = async (start) => {
   const plainFetch = globalThis.fetch;
   const plainInstantiate = WebAssembly.instantiateStreaming;
+  const plainModule = WebAssembly.Module;
   const compiled = new WeakSet();
+  WebAssembly.Module = compiledOnce(plainModule);
   globalThis.fetch = (resource, init) => {
     const url = resource instanceof Request ? resource.url : String(resource);
     const plain = () => plainFetch(resource, init);
@@ -129,6 +154,7 @@ const withEarlyFiles = async (start) => {
   } finally {
     globalThis.fetch = plainFetch;
     WebAssembly.instantiateStreaming = plainInstantiate;
+    WebAssembly.Module = plainModule;
   }
 };
 
