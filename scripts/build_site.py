@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import gzip
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -75,6 +76,30 @@ ARCHIVE_TIME = 1577836800          # 2020-01-01
 
 class BuildError(Exception):
     pass
+
+
+#: The script tag that loads PyScript (index.html).
+PYSCRIPT_ENTRY = '<script type="module" src="./vendor/pyscript/core.js"></script>'
+
+
+def pyscript_core_chunk(entry: str) -> str:
+    """The module PyScript's entry module (core.js) only re-exports, by file name:
+    ``export{p as MPWorker,...}from"./core-C9KDLldu.js";`` -> ``core-C9KDLldu.js``
+    (the name carries a hash of the version's contents)."""
+    found = set(re.findall(r'from\s*"\./(core-[\w-]+\.js)"', entry))
+    if len(found) != 1:
+        raise BuildError(f"PyScript's core.js re-exports {len(found)} core chunks, not one")
+    return found.pop()
+
+
+def with_core_preload(html: str, chunk: str) -> str:
+    """index.html with PyScript's core chunk preloaded beside its entry module, so
+    both are requested as the page is parsed, not the chunk once core.js has
+    arrived and been parsed (about 0.1 s later in a trace)."""
+    if html.count(PYSCRIPT_ENTRY) != 1:
+        raise BuildError("index.html does not load PyScript's core.js once")
+    link = f'<link rel="modulepreload" href="./vendor/pyscript/{chunk}">'
+    return html.replace(PYSCRIPT_ENTRY, f"{link}\n{PYSCRIPT_ENTRY}")
 
 
 def engine_files() -> list[pathlib.Path]:
@@ -281,11 +306,18 @@ def main() -> int:
     if DIST.exists():
         shutil.rmtree(DIST)
     DIST.mkdir()
-    for name in ("index.html", "app.py"):
-        shutil.copy2(ROOT / name, DIST / name)
+    shutil.copy2(ROOT / "app.py", DIST / "app.py")
     shutil.copytree(ROOT / "static", DIST / "static")
     shutil.copytree(PYSCRIPT, DIST / "vendor" / "pyscript",
                     ignore=shutil.ignore_patterns("*.map"))
+    try:
+        chunk = pyscript_core_chunk((PYSCRIPT / "core.js").read_text(encoding="utf-8"))
+        (DIST / "index.html").write_text(
+            with_core_preload((ROOT / "index.html").read_text(encoding="utf-8"), chunk),
+            encoding="utf-8")
+    except BuildError as e:
+        print(f"build: {e}", file=sys.stderr)
+        return 1
     snapshot_modules = [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
                         *snapshot_page_modules(page)]
     try:

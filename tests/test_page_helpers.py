@@ -423,6 +423,26 @@ def test_the_built_archive_has_bytecode_where_the_tab_would_compile():
     assert all(n.startswith("pyscript/__pycache__/") and n.endswith(".pyc") for n in pyscript)
 
 
+def test_the_built_page_preloads_pyscripts_core_chunk():
+    """PyScript's entry module only re-exports a chunk whose name has a hash: the
+    build preloads that chunk (it exists in dist), so both are requested at once."""
+    entry = 'export{p as MPWorker,q as PyWorker}from"./core-C9KDLldu.js";\n//# sourceMappingURL=x'
+    assert build_site.pyscript_core_chunk(entry) == "core-C9KDLldu.js"
+    with pytest.raises(build_site.BuildError, match="0 core chunks"):
+        build_site.pyscript_core_chunk('export{a}from"./other.js";')
+    html = f"<head>\n{build_site.PYSCRIPT_ENTRY}\n</head>"
+    assert build_site.with_core_preload(html, "core-X.js") == (
+        '<head>\n<link rel="modulepreload" href="./vendor/pyscript/core-X.js">\n'
+        f"{build_site.PYSCRIPT_ENTRY}\n</head>")
+    with pytest.raises(build_site.BuildError, match="core.js once"):
+        build_site.with_core_preload("<head></head>", "core-X.js")
+    built = (build_site.DIST / "index.html").read_text("utf-8")
+    chunk = build_site.pyscript_core_chunk(
+        (build_site.DIST / "vendor" / "pyscript" / "core.js").read_text("utf-8"))
+    assert f'<link rel="modulepreload" href="./vendor/pyscript/{chunk}">' in built
+    assert (build_site.DIST / "vendor" / "pyscript" / chunk).is_file()
+
+
 # --- the method section states each rule with an example ----------------------------------
 
 def test_how_this_is_calculated_states_the_new_rules_with_examples():
