@@ -134,7 +134,8 @@
       snapshot: () => {
         let announce;
         const length = new Promise((resolve) => { announce = resolve; });
-        const memory = gunzipped(here("snapshot.bin.gz")).then((stream) => unsparse(stream, announce));
+        const memory = gunzipped(here("snapshot.bin.gz"))
+          .then((stream) => unsparse(stream, announce));
         // the length is known before the memory is whole; a failure before it is
         // both answers' failure
         return [send("snapshot length", Promise.race([length, memory]).then(() => length)
