@@ -253,8 +253,9 @@ def main() -> int:
                 cold.append(ready)
                 first.append(drawn)
                 SENT.append(page.evaluate(BYTES_SENT))
-                print(f"  (cold start from the {page.get_attribute('html', 'data-interpreter-start')}: "
-                      f"{page.get_attribute('body', 'data-boot')})", file=sys.stderr)
+                how = page.get_attribute("html", "data-interpreter-start")
+                print(f"  (cold start from the {how}: {page.get_attribute('body', 'data-boot')})",
+                      file=sys.stderr)
                 warm.append(start_times(page, cdp, url)[1])
                 check, report, _, _ = timed_check(page, a, "a.jsonl", b, "b.jsonl")
                 checks.append(check)
