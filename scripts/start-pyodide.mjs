@@ -162,20 +162,25 @@ const withEarlyFiles = async (start) => {
 // length sets the size of the memory it makes), so the binary is instantiated
 // and linked while the snapshot is still being unpacked; the module's factory
 // fills that memory with the snapshot once it is whole, just before Pyodide
-// restores it.
+// restores it. Pyodide keeps its options for the page's life, so once it has
+// started (or failed to) `release` lets those 31 MB go: the interpreter has
+// its own copy.
 const fromSnapshot = (createModule, length) => {
   const snapshot = new Uint8Array(length);
   const create = createModule
     ?? (async (settings) => (await import(here("pyodide.asm.mjs"))).default(settings));
   return {
-    _loadSnapshot: snapshot,
-    createPyodideModule: async (settings) => {
-      const module = await create(settings);
-      const whole = await early.snapshot;
-      if (whole.length !== length) throw new Error("the snapshot's length changed");
-      snapshot.set(whole);
-      return module;
+    options: {
+      _loadSnapshot: snapshot,
+      createPyodideModule: async (settings) => {
+        const module = await create(settings);
+        const whole = await early.snapshot;
+        if (whole.length !== length) throw new Error("the snapshot's length changed");
+        snapshot.set(whole);
+        return module;
+      },
     },
+    release: () => structuredClone(snapshot.buffer, { transfer: [snapshot.buffer] }),
   };
 };
 
@@ -191,13 +196,16 @@ const started = async (options) => {
     const createPyodideModule = await early.factory.catch(() => undefined);
     const length = await early.snapshotLength.catch(() => 0);
     if (length) {
+      const snapshot = fromSnapshot(createPyodideModule, length);
       try {
         const pyodide = await written(await withEarlyFiles(
-          () => startPyodide({ ...options, ...fromSnapshot(createPyodideModule, length) })));
+          () => startPyodide({ ...options, ...snapshot.options })));
         startedFrom("snapshot");
         return pyodide;
       } catch (error) {
         console.info(`Starting Python without its snapshot (${error && error.message}).`);
+      } finally {
+        snapshot.release();
       }
     }
     const pyodide = await written(await withEarlyFiles(() => startPyodide(

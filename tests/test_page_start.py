@@ -9,6 +9,7 @@ still gets the page, started the plain way, with the same results.
 from __future__ import annotations
 
 import gzip
+import struct
 
 import pytest
 
@@ -97,6 +98,25 @@ def test_a_snapshot_cut_short_means_the_plain_start_with_the_same_result(site):
     assert how == "plain"
     assert "snapshot.bin.gz" in fetched and "pyodide.asm.wasm.gz" in fetched
     assert fallback == shown
+
+
+def test_the_page_lets_the_snapshot_go_once_started(site):
+    """Pyodide keeps the options it was started with for the page's life; the
+    snapshot among them (31 MB) is let go once the interpreter has its copy."""
+    base, browser = site
+    length = struct.unpack("<I", gzip.decompress(
+        (PYODIDE / "snapshot.bin.gz").read_bytes())[4:8])[0]
+    context = browser.new_context()
+    page, watch = open_page(context, base)
+    try:
+        assert page.get_attribute("html", "data-interpreter-start") == "snapshot"
+        cdp = context.new_cdp_session(page)
+        cdp.send("HeapProfiler.collectGarbage")
+        kept = cdp.send("Runtime.getHeapUsage")["backingStorageSize"]   # ArrayBuffers' bytes
+        assert kept < length / 2, (kept, length)
+        assert watch.problems(page) == []
+    finally:
+        context.close()
 
 
 def test_python_runs_without_the_browsers_switched_stacks(site):
