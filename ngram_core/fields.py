@@ -621,14 +621,16 @@ def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:
             for s in stats if s.kind == "fixed" and s.name not in chosen]
 
 
-_WHAT = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing", "other": "objects",
-         "category": "labels", "text": "text", "fixed": "the same text in every row",
-         "parse": "parse trees", "copy": "another field's words again"}
+#: What a field of each kind (:attr:`FieldStats.kind`) holds, in words.
+KIND_WORDS = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing",
+              "other": "objects", "category": "labels", "text": "text",
+              "fixed": "the same text in every row", "parse": "parse trees",
+              "copy": "another field's words again"}
 
 
 def no_text_error(table: Table, stats: list[FieldStats]) -> InputError:
     """The message for a file where no field holds text: every field and what it holds."""
-    shown = ", ".join(f"{s.name!r} ({_WHAT[s.kind]})" for s in stats[:20])
+    shown = ", ".join(f"{s.name!r} ({KIND_WORDS[s.kind]})" for s in stats[:20])
     more = f" and {len(stats) - 20} more" if len(stats) > 20 else ""
     if not stats:
         return InputError(table.source, "has no fields: no row holds text to check")
