@@ -310,17 +310,13 @@ def main() -> int:
     shutil.copytree(ROOT / "static", DIST / "static")
     shutil.copytree(PYSCRIPT, DIST / "vendor" / "pyscript",
                     ignore=shutil.ignore_patterns("*.map"))
+    snapshot_modules = [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
+                        *snapshot_page_modules(page)]
     try:
         chunk = pyscript_core_chunk((PYSCRIPT / "core.js").read_text(encoding="utf-8"))
         (DIST / "index.html").write_text(
             with_core_preload((ROOT / "index.html").read_text(encoding="utf-8"), chunk),
             encoding="utf-8")
-    except BuildError as e:
-        print(f"build: {e}", file=sys.stderr)
-        return 1
-    snapshot_modules = [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
-                        *snapshot_page_modules(page)]
-    try:
         with tempfile.TemporaryDirectory() as folder:
             stage = pathlib.Path(folder)
             stage_python(stage, engine, page, snapshot_modules)
