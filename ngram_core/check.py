@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .index import MOST_REPEATED_KEPT, WindowIndex, build_index_steps, shared_with_steps
-from .match import (RowMatch, add_char_offsets_steps, contained_steps, highlight, highlight_steps,
-                    match_rows_steps)
+from .match import (RowMatch, add_char_offsets_steps, contained_rows, contained_steps, highlight,
+                    highlight_steps, match_rows_steps, set_contained, short_pieces)
 from .export import RowFiles
 from .table import Row
 from .report import summarize
@@ -140,10 +140,11 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
         cache.matches = None
     if cache.matches is None or cache.short_min != settings.short_min:
         matches = yield from _stage("match A", len(a.ids), match_rows_steps(a, b, index))
+        pieces = short_pieces(a, settings.n, settings.short_min)
         contained = yield from _stage("short rows", len(b.ids),
-                                      contained_steps(a, b, settings.n, settings.short_min))
-        for a_row, (b_row, b_start) in contained.items():
-            matches[a_row].contained_in, matches[a_row].contained_start = b_row, b_start
+                                      contained_steps(a, b, pieces, settings.short_min))
+        for a_row, piece in contained_rows(contained, pieces).items():
+            set_contained(matches[a_row], pieces[piece], *contained[piece])
         yield from _stage("offsets", len(matches),
                           add_char_offsets_steps(matches, a, b, tokenizer))
         keys = index.over | {key for _, key in index.ignored}

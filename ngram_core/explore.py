@@ -49,7 +49,7 @@ SHOWS = {
     "matched": "Rows with a shared window",
     "checkable": "Checkable rows",
     "duplicates": "Short rows equal to a whole B row",
-    "contained": "Short rows found inside a B row",
+    "contained": "Rows with a short text (the row or a field) found inside a B row",
     "unchecked": "Rows that cannot be checked (short or blank)",
 }
 DIRTY_UNDER = "dirty:"          # + a definition's name: the rows it calls dirty
@@ -169,15 +169,24 @@ def status_words(match: RowMatch, flagged: bool, b_id: Callable[[int], str]) -> 
         return "short"
     if flagged:
         return "flagged"
-    return "shares a window, below the threshold" if match.windows else "clean"
+    if match.windows:
+        return "shares a window, below the threshold"
+    if match.contained_in is not None:
+        return f"a field inside B row {b_id(match.contained_in)}"
+    return "clean"
 
 
-def row_figures(match: RowMatch, b_id: Callable[[int], str], b_file: str | None) -> str:
-    """One row's figures in a sentence, for the panes' heading.
+def row_figures(match: RowMatch, b_id: Callable[[int], str], b_file: str | None,
+                field: str = "") -> str:
+    """One row's figures in a sentence, for the panes' heading; ``field``: the field
+    found whole in a B row (:func:`~ngram_core.match.contained_field`).
 
     >>> row_figures(RowMatch(0, CHECKABLE, 20, windows=2, dirty=14, span=14, b_row=4),
     ...             lambda r: f"d{r}", "train.jsonl")
     '20 tokens, 70.0% dirty, longest shared span 14 tokens, best B row d4 (train.jsonl)'
+    >>> row_figures(RowMatch(0, CHECKABLE, 20, contained_in=2, contained_tokens=9),
+    ...             lambda r: f"d{r}", None, "question")
+    '20 tokens, 0.0% dirty, longest shared span 0 tokens, no B row shares a window, question (9 tokens) found whole in B row d2'
     """
     if match.status != CHECKABLE:
         return f"{match.tokens:,} token{'s' if match.tokens != 1 else ''}: not checkable " \
@@ -188,4 +197,7 @@ def row_figures(match: RowMatch, b_id: Callable[[int], str], b_file: str | None)
         words.append(f"best B row {b_id(match.b_row)}" + (f" ({b_file})" if b_file else ""))
     else:
         words.append("no B row shares a window")
+    if field and match.contained_in is not None:
+        words.append(f"{field} ({match.contained_tokens:,} tokens) found whole in B row "
+                     f"{b_id(match.contained_in)}")
     return ", ".join(words)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .definitions import CSV_COLUMNS as DEFINITION_COLUMNS
 from .definitions import Definitions
-from .match import CHECKABLE, RowMatch
+from .match import CHECKABLE, RowMatch, contained_field
 from .table import PLAIN_NUMBER, Row
 from .report import flag_rule
 
@@ -26,8 +26,9 @@ from .report import flag_rule
 CSV_COLUMNS = ("a_row", "a_id", "tokens", "dirty_tokens", "dirty_share", "flagged",
                "longest_span", "windows", "b_row", "b_id", "a_span_start", "a_span_end",
                "b_span_start", "b_span_end", "duplicate_of")
-#: The every-row CSV's last column when A was read from several text fields.
+#: The every-row CSV's last columns when A was read from several text fields.
 MATCHED_FIELDS_COLUMN = "matched_fields"
+CONTAINED_FIELD_COLUMN = "contained_field"
 #: The every-row CSV (``--rows-csv``).
 ROWS_CSV_COLUMNS = ("a_row", "a_id", "status", "tokens", "dirty_tokens", "dirty_share",
                     "flagged", "longest_span", "windows", "b_row", "b_id", "duplicate_of",
@@ -125,14 +126,17 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
     row); ``b_file`` names the file of ``b_row``, or of ``contained_in``. With
     ``definitions``, one column more per published definition (``true``/``false``,
     llama2 its unrounded share; empty where the row is not considered). When
-    A was read from several text fields (its rows have ``parts``), a last
-    column ``matched_fields`` names the fields holding a matched token,
-    separated by ``|`` (``context|question``).
+    A was read from several text fields (its rows have ``parts``), two last
+    columns: ``matched_fields`` names the fields holding a matched token,
+    separated by ``|`` (``context|question``), and ``contained_field`` the
+    field shorter than n tokens found whole in the B row ``contained_in``
+    (empty when that is the whole row, or nothing is; the ``contained_`` cells
+    are then filled for a checkable row too).
     """
     a_rows = list(a_rows)
     by_field = any(row.parts for row in a_rows)
     extra: tuple[str, ...] = DEFINITION_COLUMNS if definitions is not None else ()
-    extra += (MATCHED_FIELDS_COLUMN,) if by_field else ()
+    extra += (MATCHED_FIELDS_COLUMN, CONTAINED_FIELD_COLUMN) if by_field else ()
     lines = [csv_line(ROWS_CSV_COLUMNS + extra)]
     is_flagged_row = flag_rule(threshold)
     for m in matches:
@@ -150,7 +154,8 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
             "" if m.duplicate_of is None else m.duplicate_of + 1, *contained,
             _file_cell(b_files, file_row),
             *(definitions.cells(m.row) if definitions is not None else ()),
-            *((matched_fields(a_rows[m.row], m),) if by_field else ()))))
+            *((matched_fields(a_rows[m.row], m),
+               neutralize(contained_field(a_rows[m.row], m))) if by_field else ()))))
     return "".join(lines)
 
 

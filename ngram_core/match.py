@@ -12,10 +12,15 @@ For each A row (``tokens`` long, n the window size):
   then the earliest A start, then the earliest B start;
 * **duplicate_of**: the first B row whose whole token sequence equals the A
   row's (any length >= 1: short rows too);
-* **contained_in**: for a short row (fewer than n tokens) of at least
-  ``short_min`` tokens, the first B row in file order whose tokens hold the
-  whole row contiguously, at the earliest position there (every B position is
-  seen: neither the cap nor the frequency filter applies).
+* **contained_in**: for a short piece of the row (fewer than n tokens, at
+  least ``short_min``) -- the whole row when it is short, and each of its
+  fields that is short when the row was read from several -- the first B row
+  in file order whose tokens hold the whole piece contiguously, at the
+  earliest position there (every B position is seen: neither the cap nor the
+  frequency filter applies). Of a row's contained pieces the whole row wins,
+  then the longest field, then the field read first (``contained_part``).
+  A field is found whether or not the fields around it are: joining fields
+  into a row never hides a short question that B quotes alone.
 
 Worked example with n = 3: A = ``x a b c d y`` and B row 0 = ``a b c d``.
 Windows ``a b c`` (A start 1) and ``b c d`` (A start 2) match on one diagonal,
@@ -26,9 +31,10 @@ A start 1, B start 0.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from typing import NamedTuple
 
 from .index import WindowIndex
 from .steps import Pacer, run_steps
@@ -64,6 +70,12 @@ class RowMatch:
     contained_in: int | None = None
     contained_start: int | None = None           # token index in that B row
     contained_chars: tuple[int, int] | None = None
+    #: Which piece was contained: the index of its field in the row's ``parts``
+    #: (None: the whole row); its tokens are ``contained_tokens`` from
+    #: ``contained_a_start`` in the A row.
+    contained_part: int | None = None
+    contained_a_start: int = 0
+    contained_tokens: int = 0
     #: For a row read from several fields: its dirty tokens in each field, in
     #: the row's ``parts`` order (None: one field, or not checkable).
     field_dirty: tuple[int, ...] | None = None
@@ -271,24 +283,125 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
 ShortRows = dict[bytes, list[tuple[int, bytes]]]
 
 
-def short_rows_by_prefix(a: TokenizedRows, n: int, short_min: int) -> ShortRows:
-    """The A rows to test for containment (``short_min <= tokens < n``; none when
-    ``short_min`` is 0), keyed by their first ``short_min`` tokens:
-    ``{prefix: [(a_row, whole row key), ...]}``."""
+class ShortPiece(NamedTuple):
+    """A run of an A row's tokens tested for containment in a B row: the whole
+    row (``part`` -1) or one of its fields (``part``: its index in the row's
+    ``parts``), tokens ``[start, end)`` of the row."""
+    row: int
+    part: int
+    start: int
+    end: int
+
+    @property
+    def tokens(self) -> int:
+        return self.end - self.start
+
+
+def short_pieces(a: TokenizedRows, n: int, short_min: int) -> list[ShortPiece]:
+    """The pieces of A to find whole in B (none when ``short_min`` is 0): each row
+    of ``short_min <= tokens < n``, and each field of such a length of a row read
+    from several fields (not when it is the whole row). Rows ``x y`` (short) and
+    ``p q r s t | u v`` (fields of 5 and 2 tokens) with n = 5, short_min = 2::
+
+        >>> from ngram_core.tokenize import Tokenizer, tokenize_rows
+        >>> from ngram_core.table import Row
+        >>> a = tokenize_rows([Row(1, "1", "x y"), Row(2, "2", "p q r s t\\nu v",
+        ...                    (("context", 0, 9), ("question", 10, 13)))], Tokenizer(),
+        ...                   by_part=True)
+        >>> short_pieces(a, n=5, short_min=2)
+        [ShortPiece(row=0, part=-1, start=0, end=2), ShortPiece(row=1, part=1, start=5, end=7)]
+    """
+    pieces: list[ShortPiece] = []
+    if short_min <= 0:
+        return pieces
+    part_ends = a.part_ends
+    for r in range(len(a.rows)):
+        length = a.length(r)
+        whole = short_min <= length < n
+        if whole:
+            pieces.append(ShortPiece(r, -1, 0, length))
+        ends = part_ends.get(r)
+        if ends is None:
+            continue
+        begin = 0
+        for part, end in enumerate(ends):
+            if short_min <= end - begin < n and not (whole and end - begin == length):
+                pieces.append(ShortPiece(r, part, begin, end))
+            begin = end
+    return pieces
+
+
+def short_rows_by_prefix(a: TokenizedRows, pieces: Sequence[ShortPiece],
+                         short_min: int) -> ShortRows:
+    """The pieces to test for containment (:func:`short_pieces`), keyed by their
+    first ``short_min`` tokens: ``{prefix: [(piece number, whole piece key), ...]}``."""
     by_prefix: ShortRows = {}
-    if short_min > 0:
-        for r in range(len(a.rows)):
-            if short_min <= a.length(r) < n:
-                key = a.row_key(r)
-                by_prefix.setdefault(key[:4 * short_min], []).append((r, key))
+    buf = a.buffer
+    for number, piece in enumerate(pieces):
+        first = a.offsets[piece.row] + piece.start
+        key = buf[4 * first:4 * (first + piece.tokens)]
+        by_prefix.setdefault(key[:4 * short_min], []).append((number, key))
     return by_prefix
+
+
+def contained_rows(found: Mapping[int, object], pieces: Sequence[ShortPiece]
+                   ) -> dict[int, int]:
+    """Each A row with a contained piece -> the piece that speaks for it: the whole
+    row, else the longest field, else the field read first. ``found`` is keyed by
+    piece number::
+
+        >>> pieces = [ShortPiece(0, 0, 0, 3), ShortPiece(0, 1, 3, 7), ShortPiece(1, -1, 0, 4)]
+        >>> contained_rows({0: "b1", 1: "b2", 2: "b9"}, pieces)
+        {0: 1, 1: 2}
+    """
+    chosen: dict[int, int] = {}
+    for number in sorted(found):
+        piece = pieces[number]
+        best = chosen.get(piece.row)
+        if best is None or _speaks_first(piece, pieces[best]):
+            chosen[piece.row] = number
+    return chosen
+
+
+def _speaks_first(piece: ShortPiece, other: ShortPiece) -> bool:
+    return (piece.part < 0, piece.tokens, -piece.part) > (other.part < 0, other.tokens,
+                                                          -other.part)
+
+
+def set_contained(match: RowMatch, piece: ShortPiece, b_row: int, b_start: int) -> None:
+    """Record on ``match`` that ``piece`` was found whole in ``b_row`` at ``b_start``."""
+    match.contained_in, match.contained_start = b_row, b_start
+    match.contained_part = None if piece.part < 0 else piece.part
+    match.contained_a_start, match.contained_tokens = piece.start, piece.tokens
+
+
+def contained_field(row, match: RowMatch) -> str:
+    """The field of ``row`` that ``match`` found whole in a B row (``""``: the whole
+    row was, or nothing was)::
+
+        >>> from ngram_core.table import Row
+        >>> row = Row(1, "1", "p\\nq", (("context", 0, 1), ("question", 2, 3)))
+        >>> contained_field(row, RowMatch(0, CHECKABLE, 20, contained_in=4, contained_part=1))
+        'question'
+    """
+    if match.contained_in is None or match.contained_part is None:
+        return ""
+    return row.parts[match.contained_part][0]
+
+
+def contained_a_chars(match: RowMatch, spans) -> tuple[int, int]:
+    """The ``[start, end)`` characters in the A row of the piece ``match`` found whole,
+    given the row's token ``spans``."""
+    first = match.contained_a_start
+    last = first + (match.contained_tokens or match.tokens) - 1
+    return spans[first][0], spans[last][1]
 
 
 def contained_in_row(by_prefix: ShortRows, short_min: int, buf: bytes, start: int,
                      end: int, candidates: Iterable[int] | None = None
                      ) -> Iterator[tuple[int, int]]:
-    """Every ``(a_row, b_start)`` whose whole row lies in B tokens ``[start, end)``,
-    by position (``b_start`` counts from ``start``); a row may come more than once.
+    """Every ``(piece, b_start)`` whose whole piece lies in B tokens ``[start, end)``,
+    by position (``b_start`` counts from ``start``); a piece may come more than once.
 
     ``candidates``: the positions of the row, in order, among which every one whose
     first ``short_min`` tokens start a short row is (the Dask engine's first pass);
@@ -308,10 +421,10 @@ def contained_in_row(by_prefix: ShortRows, short_min: int, buf: bytes, start: in
         hits = (g - start for g in candidates if buf[4 * g:4 * g + width] in by_prefix)
     for i in hits:
         g = start + i
-        for a_row, key in by_prefix[buf[4 * g:4 * g + width]]:
+        for piece, key in by_prefix[buf[4 * g:4 * g + width]]:
             stop = 4 * g + len(key)
             if stop <= 4 * end and buf[4 * g:stop] == key:
-                yield a_row, i
+                yield piece, i
 
 
 #: Up to this many short rows, each is searched for in B's buffer on its own
@@ -321,7 +434,7 @@ SEARCH_EACH_MAX = 256
 
 
 def search_each_steps(by_prefix: ShortRows, buf: bytes, offsets: list[int]):
-    """:func:`contained_steps` by searching B's whole buffer for each short row: its
+    """:func:`contained_steps` by searching B's whole buffer for each short piece: its
     first occurrence at a token boundary that ends within its B row (bytes.find
     may also land inside a token, or on a run crossing a row end: then it looks
     further on). Yields progress as B tokens (short rows done, scaled to B's length,
@@ -330,14 +443,14 @@ def search_each_steps(by_prefix: ShortRows, buf: bytes, offsets: list[int]):
     pacer = Pacer()
     done, wanted, tokens = 0, sum(map(len, by_prefix.values())), len(buf) // 4
     for entries in by_prefix.values():
-        for a_row, key in entries:
+        for piece, key in entries:
             at = buf.find(key)
             while at >= 0:
                 if at % 4 == 0:
                     g = at // 4
                     b_row = bisect_right(offsets, g) - 1
                     if g + len(key) // 4 <= offsets[b_row + 1]:
-                        found[a_row] = (b_row, g - offsets[b_row])
+                        found[piece] = (b_row, g - offsets[b_row])
                         break
                 at = buf.find(key, at + 1)
             done += 1
@@ -346,12 +459,14 @@ def search_each_steps(by_prefix: ShortRows, buf: bytes, offsets: list[int]):
     return found
 
 
-def contained_steps(a: TokenizedRows, b: TokenizedRows, n: int, short_min: int):
-    """Short A rows found whole inside one B row: ``{a_row: (b_row, b_start)}``.
+def contained_steps(a: TokenizedRows, b: TokenizedRows, pieces: Sequence[ShortPiece],
+                    short_min: int):
+    """Short pieces of A (:func:`short_pieces`) found whole inside one B row:
+    ``{piece number: (b_row, b_start)}``.
 
-    Up to :data:`SEARCH_EACH_MAX` short rows, each is searched for in B's buffer
+    Up to :data:`SEARCH_EACH_MAX` pieces, each is searched for in B's buffer
     (:func:`search_each_steps`); with more, B is scanned once in file order: each
-    window of ``short_min`` tokens is looked up among the short rows' first
+    window of ``short_min`` tokens is looked up among the pieces' first
     ``short_min`` tokens and a hit is compared in full. Either way the first B
     row and the earliest position win. With
     n = 5 and short_min = 2, A row ``c d e`` is contained in B row
@@ -362,19 +477,19 @@ def contained_steps(a: TokenizedRows, b: TokenizedRows, n: int, short_min: int):
         >>> t = Tokenizer()
         >>> a = tokenize_rows([Row(1, "1", "c d e")], t)
         >>> b = tokenize_rows([Row(1, "1", "c d"), Row(2, "2", "b c d e f")], t)
-        >>> run_steps(contained_steps(a, b, n=5, short_min=2))
+        >>> run_steps(contained_steps(a, b, short_pieces(a, 5, 2), short_min=2))
         {0: (1, 1)}
     """
-    by_prefix = short_rows_by_prefix(a, n, short_min)
+    by_prefix = short_rows_by_prefix(a, pieces, short_min)
     wanted = sum(map(len, by_prefix.values()))
     if wanted <= SEARCH_EACH_MAX:
         return (yield from search_each_steps(by_prefix, b.buffer, b.offsets))
     found: dict[int, tuple[int, int]] = {}
     pacer = Pacer()
     for b_row in range(len(b.offsets) - 1 if wanted else 0):
-        for a_row, b_start in contained_in_row(by_prefix, short_min, b.buffer,
+        for piece, b_start in contained_in_row(by_prefix, short_min, b.buffer,
                                                b.offsets[b_row], b.offsets[b_row + 1]):
-            found.setdefault(a_row, (b_row, b_start))
+            found.setdefault(piece, (b_row, b_start))
         if len(found) == wanted:
             break
         if pacer.due():
@@ -395,7 +510,7 @@ def add_char_offsets_steps(matches, a: TokenizedRows, b: TokenizedRows, tokenize
             m.a_chars = (a_spans[m.a_start][0], a_spans[a_last][1])
             m.b_chars = (b_spans[m.b_start][0], b_spans[b_last][1])
         if m.contained_in is not None:
-            first, last = m.contained_start, m.contained_start + m.tokens - 1
+            first, last = m.contained_start, m.contained_start + m.contained_tokens - 1
             b_spans = yield from spans_steps(b.rows[m.contained_in].text, limit=last + 1)
             m.contained_chars = (b_spans[first][0], b_spans[last][1])
         if pacer.due():

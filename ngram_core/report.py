@@ -66,6 +66,8 @@ class FieldFigure:
     dirty_tokens: int
     rows: int
     rows_matched: int
+    #: checkable rows where this field, shorter than n tokens, was found whole in a B row
+    rows_contained: int = 0
 
     @property
     def dirty_share(self) -> float:
@@ -88,7 +90,7 @@ def field_figures(matches: Sequence[RowMatch], a_rows: Sequence, part_ends: Mapp
         ...  for f in field_figures([m], rows, {0: (2, 5)}, ["passage", "question"])]
         [('passage', 2, 0, 0), ('question', 3, 3, 1)]
     """
-    figures: dict[str, list[int]] = {}     # field -> [tokens, dirty, rows, rows matched]
+    figures: dict[str, list[int]] = {}     # field -> [tokens, dirty, rows, matched, contained]
     single = a_fields[0] if len(a_fields) == 1 else None
     for m in matches:
         if m.status != CHECKABLE:
@@ -97,7 +99,7 @@ def field_figures(matches: Sequence[RowMatch], a_rows: Sequence, part_ends: Mapp
         if not parts:
             if single is None:
                 continue                   # rows not read from named fields
-            f = figures.setdefault(single, [0, 0, 0, 0])
+            f = figures.setdefault(single, [0, 0, 0, 0, 0])
             f[0] += m.tokens
             f[1] += m.dirty
             f[2] += 1
@@ -105,12 +107,13 @@ def field_figures(matches: Sequence[RowMatch], a_rows: Sequence, part_ends: Mapp
             continue
         begin = 0
         dirty = m.field_dirty or (0,) * len(parts)
-        for (name, _, _), end, d in zip(parts, part_ends[m.row], dirty):
-            f = figures.setdefault(name, [0, 0, 0, 0])
+        for i, ((name, _, _), end, d) in enumerate(zip(parts, part_ends[m.row], dirty)):
+            f = figures.setdefault(name, [0, 0, 0, 0, 0])
             f[0] += end - begin
             f[1] += d
             f[2] += end > begin
             f[3] += d > 0
+            f[4] += m.contained_part == i and m.contained_in is not None
             begin = end
     order = {name: i for i, name in enumerate(a_fields)}
     names = sorted(figures, key=lambda name: order.get(name, len(order)))
@@ -141,6 +144,10 @@ class Summary:
     unicode_version: str
     contained: int = 0
     windows_ignored: int = 0
+    #: of the ``contained`` rows, the checkable ones (a field of theirs was found
+    #: whole), and of those, the ones not flagged (no shared window)
+    contained_checkable: int = 0
+    contained_unflagged: int = 0
     short_min: int = 0
     max_b_rows: int | None = None
     a_fields: list[str] = field(default_factory=list)
@@ -171,20 +178,24 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
     """Count the rows (one pass: it runs on 200,000-row files in the page); with
     ``a_rows`` (and their tokens' ``part_ends``), A's figures per field."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
-    contained = 0
+    contained = contained_checkable = contained_unflagged = 0
     is_flagged_row = flag_rule(settings.threshold)
     for m in matches:
         status = m.status
+        found_whole = m.contained_in is not None
         if status == CHECKABLE:
             checkable += 1
             tokens += m.tokens
             dirty += m.dirty
-            flagged += is_flagged_row(m)
+            is_flagged = is_flagged_row(m)
+            flagged += is_flagged
+            contained_checkable += found_whole
+            contained_unflagged += found_whole and not is_flagged
         elif status == SHORT:
             short += 1
         else:
             blank += 1
-        contained += m.contained_in is not None
+        contained += found_whole
         if m.duplicate_of is not None:
             duplicates += 1
             duplicates_short += status == SHORT
@@ -194,7 +205,9 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         dirty_tokens=dirty, windows_capped=windows_capped, b_rows=b_rows, n=settings.n,
         mode=settings.mode, layers=tokenizer.label, threshold=settings.threshold,
         tokenizer=tokenizer.backend, unicode_version=tokenizer.unicode_version,
-        contained=contained, windows_ignored=windows_ignored, short_min=settings.short_min,
+        contained=contained, windows_ignored=windows_ignored,
+        contained_checkable=contained_checkable, contained_unflagged=contained_unflagged,
+        short_min=settings.short_min,
         max_b_rows=settings.max_b_rows, a_fields=list(a_fields), b_fields=list(b_fields),
         fields=field_figures(matches, a_rows, part_ends or {}, a_fields) if a_rows else [])
 
@@ -230,9 +243,18 @@ def headline(s: Summary) -> str:
     short = f"{_rows(s.short)} {'is' if s.short == 1 else 'are'} shorter than {s.n} tokens"
     blank = f"{s.blank} {'is' if s.blank == 1 else 'are'} blank"
     sentence = f"{first} {short} and {blank}, so they sit outside every denominator."
-    if s.contained:
-        sentence += (f" {s.contained} of the short rows {'is' if s.contained == 1 else 'are'} "
+    contained_short = s.contained - s.contained_checkable
+    if contained_short:
+        sentence += (f" {contained_short} of the short rows "
+                     f"{'is' if contained_short == 1 else 'are'} "
                      f"contained whole in a row of the other file.")
+    if s.contained_checkable:
+        one = s.contained_checkable == 1
+        sentence += (f" {_rows(s.contained_checkable)} {'has' if one else 'have'} a field "
+                     f"shorter than {s.n} tokens found whole in a row of the other file")
+        if s.contained_unflagged:
+            sentence += f" ({s.contained_unflagged:,} of them not flagged)"
+        sentence += "."
     return sentence
 
 
@@ -303,7 +325,9 @@ def field_table(s: Summary) -> list[tuple[str, str, str, str]]:
     if len(s.fields) < 2:
         return []
     rows = [(f.field, f"{f.tokens:,}", percent(f.dirty_share) if f.tokens else "–",
-             f"{f.rows_matched:,} of {f.rows:,}") for f in s.fields[:FIELD_TABLE_ROWS]]
+             f"{f.rows_matched:,} of {f.rows:,}"
+             + (f" (+{f.rows_contained:,} found whole)" if f.rows_contained else ""))
+            for f in s.fields[:FIELD_TABLE_ROWS]]
     if len(s.fields) > FIELD_TABLE_ROWS:
         rows.append((f"and {len(s.fields) - FIELD_TABLE_ROWS:,} more fields", "", "", ""))
     return rows
@@ -320,8 +344,10 @@ def counted_table(s: Summary) -> list[tuple[str, str]]:
             (f"Rows shorter than {s.n} tokens", str(s.short)),
             ("Rows with no text", str(s.blank)),
             ("Rows duplicating a whole B row", dup),
-            *([(f"Short rows of {s.short_min}+ tokens contained in a B row", str(s.contained))]
-              if s.short_min else []),
+            *([(f"Short rows of {s.short_min}+ tokens contained in a B row",
+                str(s.contained - s.contained_checkable))] if s.short_min else []),
+            *([(f"Checkable rows with a field of {s.short_min}+ tokens contained in a B row",
+                str(s.contained_checkable))] if s.short_min and len(s.a_fields) > 1 else []),
             *([(f"Windows ignored (in more than {s.max_b_rows:,} B rows)",
                 f"{s.windows_ignored:,}")] if s.max_b_rows is not None else [])]
 

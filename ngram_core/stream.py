@@ -59,9 +59,9 @@ from .definitions import (Definitions, Findings, Probe, finalize_steps, find_ste
                           prepare_steps)
 from .export import RowFiles
 from .index import build_index, count_rows_steps
-from .match import (CHECKABLE, RowMatch, ShortRows, classify, contained_in_row, coverage,
-                    covered_runs, dirty_by_part,
-                    short_rows_by_prefix)
+from .match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify, contained_in_row,
+                    contained_rows, coverage, covered_runs, dirty_by_part, set_contained,
+                    short_pieces, short_rows_by_prefix)
 from .fields import ShortCount, choose_fields, field_stats, other_text_fields, select_rows
 from .readers import format_from_name, is_utf16, read_table, text_rows_read
 from .table import ReadOptions, Row
@@ -233,6 +233,7 @@ class AIndex:
     short_rows: ShortRows              # the short rows to find whole in B, by prefix
     bits: WindowBits                   # A's windows hashed: B's first pass (window_filter)
     prefix_bits: WindowBits | None     # the short rows' prefixes hashed (None: no short row)
+    pieces: list[ShortPiece]           # what the numbers in short_rows stand for
 
     #: the tokenizer of each thread, made on first use (never pickled)
     _tokenizers: dict[int, Tokenizer] = field(default_factory=dict, init=False, repr=False,
@@ -269,7 +270,8 @@ def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, Tokenized
     for r in range(len(a_rows)):
         if a.length(r):
             rows_by_tokens.setdefault(a.row_key(r), []).append(r)
-    short_rows = short_rows_by_prefix(a, settings.n, settings.short_min)
+    pieces = short_pieces(a, settings.n, settings.short_min)
+    short_rows = short_rows_by_prefix(a, pieces, settings.short_min)
     prefixes = b"".join(short_rows)          # each short_min tokens, one after another
     prefix_bits = WindowBits.of(prefixes, range(0, len(prefixes) // 4 + 1, settings.short_min),
                                 settings.short_min) if short_rows else None
@@ -277,7 +279,8 @@ def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, Tokenized
                                 settings.backend,
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
                                 rows_by_tokens, settings.short_min, short_rows,
-                                WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits)
+                                WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits,
+                                pieces)
 
 
 class DefinitionFindings(NamedTuple):
@@ -351,8 +354,9 @@ class SpanKey(NamedTuple):
 
 
 class Contained(NamedTuple):
-    """Where a short A row was first found whole: its B row, then the span's tokens
-    and characters in it (the smallest wins: file order, then earliest)."""
+    """Where a short piece of A (a short row or field) was first found whole: its B
+    row, then the span's tokens and characters in it (the smallest wins: file
+    order, then earliest)."""
     at: RowAt
     b_start: int
     b_chars: tuple[int, int]
@@ -476,10 +480,10 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
     for r in walked:
         start, end = offsets[r], offsets[r + 1]
         lo, hi = bisect_left(prefixed, start), bisect_left(prefixed, end - short_min + 1)
-        for a_row, b_start in contained_in_row(index.short_rows, short_min, buf, start, end,
+        for piece, b_start in contained_in_row(index.short_rows, short_min, buf, start, end,
                                                prefixed[lo:hi]):
-            if a_row not in contained_at and a_row not in out.contained:
-                contained_at[a_row] = (r, b_start)
+            if piece not in contained_at and piece not in out.contained:
+                contained_at[piece] = (r, b_start)
         runs: dict[int, list[int]] = {}
         finished = []
         lo, hi = bisect_left(candidates, start), bisect_left(candidates, end - n + 1)
@@ -525,10 +529,9 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
             r = key.b_row - first_row
             out.best[a_row] = BestSpan(key, rows[r].id if with_ids else None,
                                        chars(r, key.b_start, -key.neg_windows + n - 1))
-    for a_row, (r, b_start) in contained_at.items():
-        tokens = a_offsets[a_row + 1] - a_offsets[a_row]
-        out.contained[a_row] = Contained(RowAt(out.partition, first_row + r), b_start,
-                                         chars(r, b_start, tokens))
+    for piece, (r, b_start) in contained_at.items():
+        out.contained[piece] = Contained(RowAt(out.partition, first_row + r), b_start,
+                                         chars(r, b_start, index.pieces[piece].tokens))
 
 
 @dataclass
@@ -554,9 +557,9 @@ class Combined:
         for a_row, where in partial.dups.items():
             if a_row not in self.dups or where < self.dups[a_row]:
                 self.dups[a_row] = where
-        for a_row, found in partial.contained.items():
-            if a_row not in self.contained or found < self.contained[a_row]:
-                self.contained[a_row] = found
+        for piece, found in partial.contained.items():
+            if piece not in self.contained or found < self.contained[piece]:
+                self.contained[piece] = found
         return self
 
     def add_best(self, partial: PartitionResult) -> None:
@@ -625,6 +628,8 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
     starts_by_row: dict[int, list[int]] = {}
     for q in sorted(total.starts):
         starts_by_row.setdefault(bisect_right(a.offsets, q) - 1, []).append(q)
+    pieces = short_pieces(a, n, settings.short_min)
+    contained = contained_rows(total.contained, pieces)
     matches = []
     for r, row in enumerate(a_rows):
         start, end = a.offsets[r], a.offsets[r + 1]
@@ -632,10 +637,11 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
         if r in total.dups:
             where = total.dups[r]
             m.duplicate_of = first_row[where.partition] + where.b_row
-        if r in total.contained:
-            found = total.contained[r]
-            m.contained_in = first_row[found.at.partition] + found.at.b_row
-            m.contained_start, m.contained_chars = found.b_start, found.b_chars
+        if r in contained:
+            found = total.contained[contained[r]]
+            set_contained(m, pieces[contained[r]], first_row[found.at.partition] + found.at.b_row,
+                          found.b_start)
+            m.contained_chars = found.b_chars
         if m.status == CHECKABLE and r in starts_by_row:
             row_starts = starts_by_row[r]
             m.windows = len(row_starts)

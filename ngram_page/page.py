@@ -22,7 +22,7 @@ import time
 from ngram_core import CheckCache, InputError, check_steps
 
 from ngram_core.argv import command_line
-from ngram_core.match import CHECKABLE
+from ngram_core.match import CHECKABLE, contained_a_chars
 
 from . import controls, counts, panes
 from .dom import bring_into_view, el, js, mark, set_text, wasm_bytes
@@ -288,7 +288,7 @@ class Page:
             mark("selected", "")
             return
         match = result.matches[self.explorer.rows[position]]
-        if match.status == CHECKABLE:
+        if match.status == CHECKABLE and (match.b_row is not None or match.contained_in is None):
             ranges = await self.runner.drive(result.highlight_steps(match))
             if self.selected != position or self.result is not result:
                 return                   # another row or run came meanwhile
@@ -297,6 +297,8 @@ class Page:
             tokenizer = result.tokenizer
             a_spans = await self.runner.drive(tokenizer.spans_steps(result.a_rows[match.row].text))
             a_range = (a_spans[0][0], a_spans[-1][1])
+            if match.duplicate_of is None:
+                a_range = contained_a_chars(match, a_spans)
             if match.duplicate_of is not None:
                 b_row = match.duplicate_of
                 b_spans = await self.runner.drive(tokenizer.spans_steps(result.b_rows[b_row].text))

@@ -10,6 +10,7 @@ returns to the row (Escape too).
 from __future__ import annotations
 
 from ngram_core.explore import row_figures
+from ngram_core.match import contained_field
 from ngram_core.table import fields_label
 
 from .dom import el, fill_marked, js, set_text, show_first_mark
@@ -38,7 +39,8 @@ def figures(result, match) -> None:
     a_id = result.a_rows[match.row].id
     b = match.b_row
     set_text("pane-figures", f"Row {a_id}: " + row_figures(
-        match, result.b_id, b_file(result, b) if b is not None else None) + ".")
+        match, result.b_id, b_file(result, b) if b is not None else None,
+        contained_field(result.a_rows[match.row], match)) + ".")
 
 
 def panes(result, names, match, ranges) -> None:
@@ -63,7 +65,8 @@ def panes(result, names, match, ranges) -> None:
 
 
 def short_panes(result, names, match, b_row: int, a_range, b_range) -> None:
-    """A short row and the B row it duplicates or lies in, each marked."""
+    """A row and the B row it duplicates or that holds it (or one of its fields)
+    whole, each marked."""
     figures(result, match)
     a_name, b_name = names
     a_row, row = result.a_rows[match.row], result.b_rows[b_row]

@@ -196,7 +196,8 @@ def test_contained_rows_equal_a_plain_loop_by_search_and_by_scan(a, b, short_min
     original = match.SEARCH_EACH_MAX
     match.SEARCH_EACH_MAX = -1 if scan else 10**9      # every position scanned, or each searched
     try:
-        found = run_steps(match.contained_steps(a_tok, b_tok, n=5, short_min=short_min))
+        pieces = match.short_pieces(a_tok, 5, short_min)
+        found = run_steps(match.contained_steps(a_tok, b_tok, pieces, short_min=short_min))
     finally:
         match.SEARCH_EACH_MAX = original
-    assert found == contained_reference(a, b, 5, short_min)
+    assert {pieces[p].row: at for p, at in found.items()} == contained_reference(a, b, 5, short_min)
