@@ -510,6 +510,90 @@ def reading_order(table: Table, names) -> list[str]:
             [f for f in table.fields if f in wanted and f not in outer and f in listed])
 
 
+#: The parts of a test item, in the order a person reads them, by the words a field's
+#: name is made of (any dotted part, digits dropped: ``ending0``, ``sol1``, ``ctx_a``).
+ITEM_ROLES = (
+    ("context", frozenset({"context", "ctx", "passage", "body", "article", "story", "document",
+                           "paragraph", "support", "background", "premise", "title",
+                           "evidence", "knowledge", "system"})),
+    ("question", frozenset({"question", "questions", "query", "goal", "prompt", "problem",
+                            "instruction", "input", "sentence", "stem", "claim", "statement",
+                            "hypothesis", "user", "human"})),
+    ("options", frozenset({"options", "option", "choices", "choice", "endings", "ending",
+                           "candidates", "distractor", "sol", "alternatives"})),
+    ("answer", frozenset({"answer", "answers", "solution", "target", "targets", "output",
+                          "response", "completion", "rationale", "explanation", "gold",
+                          "assistant", "gpt"})),
+)
+_NAME_WORDS = re.compile(r"[^\W\d_]+")
+#: A formula: no letter at all, a digit and an operator (``( 14.0 - 5.0 )``).
+_FORMULA = re.compile(r"[^\w]*\d[\d\s.,()\[\]+\-*/^=%<>]*")
+
+
+def item_role(name: str, listed: bool = False) -> int | None:
+    """A field's place in a test item: 0 context, 1 question, 2 options, 3 answer,
+    by the words of its name, the last dotted part first; a single capital letter
+    (MMLU's and CMMLU's ``A`` to ``D``) is an option; a name of none of these words
+    is 2 when made from a list (a list of options), else None (unknown)::
+
+        >>> [item_role(f) for f in ("Body", "Question", "ending0", "choices.text", "A",
+        ...                         "answers.text", "sentence1", "ctx_a", "label_text")]
+        [0, 1, 2, 2, 2, 3, 1, 0, None]
+    """
+    for part in reversed(name.split(".")):
+        if len(part) == 1 and part.isupper():
+            return 2
+        words = _NAME_WORDS.findall(part.lower())
+        for word in (*words[-1:], *words[:1]):
+            for rank, (_, names) in enumerate(ITEM_ROLES):
+                if word in names:
+                    return rank
+    return 2 if listed else None
+
+
+def is_formula(stats_sample: list) -> bool:
+    """Whether sampled values are formulas or bare numbers, not words (SVAMP's
+    ``Equation``): every non-blank string without a letter, with a digit::
+
+        >>> is_formula(["( 14.0 - 5.0 )", "( 8.0 * 12.0 )"]), is_formula(["x = 3", "4"])
+        (True, False)
+    """
+    strings = [v for v in stats_sample if isinstance(v, str) and v.strip()]
+    return bool(strings) and all(_FORMULA.fullmatch(v.strip()) for v in strings)
+
+
+def item_order(table: Table, names) -> list[str]:
+    """Fields in the order of a test item: context, passage, body or article first;
+    then the question, query, goal or prompt; then the options, choices or endings;
+    then the answer, solution or target (:func:`item_role`); a field of formulas or
+    numbers (:func:`is_formula`) last, never between two text fields. A field whose
+    name says none of these goes with the field read before it (the first: with the
+    one after it), so HellaSwag's ``activity_label`` stays before its ``ctx``; fields
+    of one role keep :func:`reading_order`. SVAMP's file order is ``Answer,
+    Question, Equation, Body``; a person reads the body, then the question::
+
+        >>> t = Table("svamp.json", "json", ["Answer", "Question", "Equation", "Body"],
+        ...           [{"Answer": 9.0, "Question": "How many are left?",
+        ...             "Equation": "( 14.0 - 5.0 )", "Body": "Maya has 14 stickers."}])
+        >>> item_order(t, ["Question", "Equation", "Body"])
+        ['Body', 'Question', 'Equation']
+    """
+    ordered = reading_order(table, names)
+    listed = set(table.list_fields)
+    records = table.records[:SAMPLE_ROWS]
+
+    formulas = {name for name in ordered if is_formula([r.get(name) for r in records])}
+    words = [name for name in ordered if name not in formulas]
+    roles = [item_role(name, name in listed) for name in words]
+    known = [role for role in roles if role is not None]
+    last = known[0] if known else 1
+    for i, role in enumerate(roles):         # an unknown name goes with the one before it
+        roles[i] = last = last if role is None else role
+    # stable: one role keeps the reading order
+    ranked = [name for _, name in sorted(zip(roles, words), key=lambda pair: pair[0])]
+    return ranked + [name for name in ordered if name in formulas]
+
+
 def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None):
     """:func:`detect_text_fields` as steps; pass ``stats`` when already computed.
 
@@ -537,7 +621,7 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     if any(s.tokens >= WORD_TOKENS for s in text):
         text = [s for s in text if s.tokens >= WORD_TOKENS]     # single words left out
     if text:
-        return reading_order(table, [s.name for s in text])
+        return item_order(table, [s.name for s in text])
     ranked = rank_text_fields(stats)
     if ranked:
         return [ranked[0].name]
@@ -576,6 +660,9 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
     else:
         chosen = yield from detect_text_fields_steps(table, stats)
     notes = fixed_notes(stats, chosen)
+    if not text_fields and len(chosen) > 1 and chosen != reading_order(table, chosen):
+        notes.append(f"text read in a test item's order (context, question, options, answer, "
+                     f"then formulas), not the file's: {fields_label(chosen)}")
     if not text_fields and _test_item(table, stats):
         notes.append("lm-evaluation-harness samples: the test item (doc) is read, not the prompts "
                      "with their few-shot examples (arguments) nor the model's answers")

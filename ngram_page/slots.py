@@ -17,8 +17,8 @@ from ngram_core.argv import CommandChoice
 from ngram_core.delimited import DELIMITERS
 from ngram_core.export import RowFiles
 from ngram_core.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
-                               field_stats_steps, fixed_notes, id_field_choice, longer_fields,
-                               other_text_fields, reading_order, reads_like, select_rows_steps,
+                               field_stats_steps, fixed_notes, id_field_choice, item_order,
+                               longer_fields, other_text_fields, reads_like, select_rows_steps,
                                short_rows_warning)
 from ngram_core.readers import read_table_steps, text_rows_read
 from ngram_core.table import TEXT_ROWS, Row, Table
@@ -119,11 +119,11 @@ class Slot:
         return tuple(f.name for f in self.files)
 
     def fields(self) -> list[str]:
-        """Every field of the slot's files in reading order (an enclosing object's
-        fields, the row's own, then those made from lists: the order the text is
+        """Every field of the slot's files in a test item's order (context, question,
+        options, answer: :func:`~ngram_core.fields.item_order`, the order the text is
         joined in), first seen first over the files; so fields picked in the list
         are joined as the detected ones are."""
-        ordered = [reading_order(file.table, file.table.fields) for file in self.files]
+        ordered = [item_order(file.table, file.table.fields) for file in self.files]
         if len(ordered) == 1:
             return ordered[0]
         return list(dict.fromkeys(f for fields in ordered for f in fields))
