@@ -255,6 +255,9 @@ def short_warnings(result: Report, reads: list[tuple[str, FileRead]]) -> list[st
     for role, read, count in counts:
         warning = short_rows_warning(count, read.text_fields,
                                      longer_fields(list(read.stats), s.n, read.text_fields))
+        if warning and read.text_rows == "line":
+            warning += (f" A text file of documents separated by blank lines reads one row per "
+                        f"document with --{role.lower()}-text-rows paragraph.")
         if warning:
             out.append(f"Warning: {role} {read.path}: {warning}")
     return out

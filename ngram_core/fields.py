@@ -92,7 +92,9 @@ class FieldStats(NamedTuple):
     from an object enclosing the rows (a JSON records path). ``kind`` is
     ``text``, ``category`` (a short value repeated), ``fixed`` (the same text
     in nearly every row), ``copy`` (the words of an earlier text field, row
-    by row: XNLI's ``sentence1_tokenized``, see :func:`_copies`), ``id``,
+    by row: XNLI's ``sentence1_tokenized``, see :func:`_copies`), ``role``
+    (one role's turns of a chat, whose conversation field holds every turn
+    in order: :attr:`~ngram_core.table.Table.role_fields`), ``id``,
     ``url``, ``number``, ``other`` or ``empty`` (see :func:`_kind`); only
     ``text`` fields are read by default.
     """
@@ -121,6 +123,7 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
     records = table.records[:sample]
     id_field = id_like_field(table)
     listed, outer = set(table.list_fields), set(table.outer_fields)
+    roles = set(table.role_fields)
     tokenizer = Tokenizer()
     out, pacer = [], Pacer()
     counted: dict[str, int] = {}      # tokens per distinct text (a wide sheet repeats its cells)
@@ -143,6 +146,8 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
             chars += len(text)
             counts.append(known)
         kind = "id" if name == id_field else _kind(values, name in listed)
+        if name in roles and kind not in ("empty", "id"):
+            kind = "role"                # one role's turns: the conversation field holds them
         if kind == "text" and name not in outer and _fixed(values):
             kind = "fixed"
         if kind == "text" and earlier.copied(values, counts):
@@ -584,11 +589,13 @@ def item_order(table: Table, names) -> list[str]:
 
     formulas = {name for name in ordered if is_formula([r.get(name) for r in records])}
     words = [name for name in ordered if name not in formulas]
-    roles = [item_role(name, name in listed) for name in words]
-    known = [role for role in roles if role is not None]
+    found = [item_role(name, name in listed) for name in words]
+    known = [role for role in found if role is not None]
     last = known[0] if known else 1
-    for i, role in enumerate(roles):         # an unknown name goes with the one before it
-        roles[i] = last = last if role is None else role
+    roles: list[int] = []
+    for role in found:                       # an unknown name goes with the one before it
+        last = last if role is None else role
+        roles.append(last)
     # stable: one role keeps the reading order
     ranked = [name for _, name in sorted(zip(roles, words), key=lambda pair: pair[0])]
     return ranked + [name for name in ordered if name in formulas]
@@ -712,7 +719,7 @@ def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:
 KIND_WORDS = {"id": "ids", "url": "URLs", "number": "numbers", "empty": "nothing",
               "other": "objects", "category": "labels", "text": "text",
               "fixed": "the same text in every row", "parse": "parse trees",
-              "copy": "another field's words again"}
+              "copy": "another field's words again", "role": "one role's turns of a chat"}
 
 
 def no_text_error(table: Table, stats: list[FieldStats]) -> InputError:
@@ -733,7 +740,8 @@ def _expand(table: Table, name: str, have: set) -> list[str]:
     ``have``: the table's fields as a set (a sheet may have 10,000)."""
     if name in have:
         return [name]
-    return [f for f in table.fields if f.startswith(name + ".")]
+    roles = set(table.role_fields)        # the conversation field holds their turns
+    return [f for f in table.fields if f.startswith(name + ".") and f not in roles]
 
 
 def select_rows(table: Table, text_fields: list[str] | None = None,

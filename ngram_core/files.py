@@ -28,8 +28,9 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from .errors import InputError, shown
 from .export import RowFiles
-from .fields import FieldStats, choose_fields, field_stats, other_text_fields, select_rows
-from .readers import decode_bytes, format_from_name, is_utf16, read_table
+from .fields import (FieldSelection, FieldStats, choose_fields, field_stats, other_text_fields,
+                     select_rows)
+from .readers import decode_bytes, format_from_name, is_utf16, read_table, text_rows_read
 from .table import ReadOptions, Row, Table, table_from_records
 
 COMPRESSED_SUFFIXES = (".gz", ".zst")
@@ -380,6 +381,18 @@ class FileRead(NamedTuple):
     notes: list[str]
     stats: tuple[FieldStats, ...] = ()
     other_text: tuple[FieldStats, ...] = ()
+    #: how a plain-text file was cut into rows (``line``, ``paragraph``, ``conll``;
+    #: None: not plain text, or read whole)
+    text_rows: str | None = None
+
+
+def file_read(path: str, rows: int, table: Table, stats: list[FieldStats],
+              choice: FieldSelection) -> FileRead:
+    """What reading ``path`` chose and found (see :class:`FileRead`)."""
+    cut = text_rows_read(table) if table.format == "text" and len(table.fields) == 1 else None
+    return FileRead(shown(path), rows, choice.text_fields, choice.id_field,
+                    [*table.notes, *choice.notes], tuple(stats),
+                    tuple(other_text_fields(stats, choice.text_fields)), cut)
 
 
 def fields_of(reads: Sequence[FileRead]) -> list[str]:
@@ -414,9 +427,7 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
             raise
-        reads.append(FileRead(shown(path), len(selected), choice.text_fields, choice.id_field,
-                              [*table.notes, *choice.notes], tuple(stats),
-                              tuple(other_text_fields(stats, choice.text_fields))))
+        reads.append(file_read(path, len(selected), table, stats, choice))
         offset = len(rows)
         rows.extend(row._replace(number=offset + i) for i, row in enumerate(selected, 1))
     return rows, RowFiles(tuple(starts), tuple(reads_path.path for reads_path in reads)), reads

@@ -443,11 +443,12 @@ def _table_at_steps(name: str, fmt: str, document, chosen: _Array):
     where = chosen.path
     records: list[dict] = []
     listed: set[str] = set()
+    roles: set[str] = set()
     pacer = Pacer()
     outer_names: dict[str, None] = {}
     for i, (item, outer) in enumerate(_rows_at(document, chosen.keys, listed), 1):
         what = f"item {i}" if not where else f"item {i} of `{where}`"
-        record = flatten_record(as_record(item, name, what, row=i), listed)
+        record = flatten_record(as_record(item, name, what, row=i), listed, roles)
         if outer:
             record = dict(record)
             for key, value in outer.items():
@@ -462,7 +463,8 @@ def _table_at_steps(name: str, fmt: str, document, chosen: _Array):
     fields = [f for f in fields if f not in outer_set] + [f for f in fields if f in outer_set]
     return Table(name, fmt, fields, records, [], records_path=chosen.path,
                  list_fields=[f for f in fields if f in listed],
-                 outer_fields=[f for f in fields if f in outer_set])
+                 outer_fields=[f for f in fields if f in outer_set],
+                 role_fields=[f for f in fields if f in roles])
 
 
 # --- JSON Lines -------------------------------------------------------------------
@@ -477,6 +479,7 @@ def read_jsonl_steps(text: str, name: str, fmt: str, options: ReadOptions):
     records: list[dict] = []
     lines: list[int] = []
     listed: set[str] = set()
+    roles: set[str] = set()
     pacer = Pacer()
     for number, line in enumerate(split_lines(text), 1):
         if pacer.due():
@@ -490,12 +493,14 @@ def read_jsonl_steps(text: str, name: str, fmt: str, options: ReadOptions):
                 raise InputError(name, f"is not valid JSON Lines: {e.msg} (column {e.colno})",
                                  line=number) from None
             raise _json_error(name, e, number - 1) from None
-        records.append(flatten_record(as_record(value, name, "this line", line=number), listed))
+        records.append(flatten_record(as_record(value, name, "this line", line=number), listed,
+                                      roles))
         lines.append(number)
         if first is None:
             first = value
     fields = yield from fields_steps(records)
     return Table(name, fmt, fields, records, lines,
-                 list_fields=[f for f in fields if f in listed], notes=_array_rows(first))
+                 list_fields=[f for f in fields if f in listed],
+                 role_fields=[f for f in fields if f in roles], notes=_array_rows(first))
 
 

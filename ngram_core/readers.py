@@ -481,16 +481,21 @@ def made_of_blocks(sizes: list[int]) -> int | None:
     """The typical (median) block size when blocks of these line counts make a
     file of blocks, else None.
 
-    Blocks of similar shape: at least :data:`BLOCKS_MIN` blocks; at least
+    Blocks of items or documents: at least :data:`BLOCKS_MIN` blocks; at least
     :data:`BLOCK_SHARE` of the lines in blocks of two lines or more (a blank
     line after every line is lines, not blocks); the median block (the middle
-    one, the larger of two) of 2 to :data:`BLOCK_LINES_MAX` lines; and at least
-    :data:`BLOCK_SHARE` of the blocks, and of the lines, in blocks within a
-    factor of 2 of the median (a list of 1,000 lines with a blank line or two
-    somewhere has one huge block). Linear in the number of blocks::
+    one, the larger of two) of 2 to :data:`BLOCK_LINES_MAX` lines; and either
+    blocks of similar shape (at least :data:`BLOCK_SHARE` of the blocks, and of
+    the lines, in blocks within a factor of 2 of the median: LogiQA's items) or
+    documents of any length, none of them holding half the lines or more (a
+    text dump of documents, one per blank-line-separated block; a list of 1,000
+    lines with a blank line or two somewhere has one huge block). Linear in the
+    number of blocks::
 
         >>> made_of_blocks([7] * 651), made_of_blocks([3, 5, 4, 1, 6])
         (7, 4)
+        >>> made_of_blocks([2, 30, 4, 12, 3, 25, 8, 1, 40, 5])    # documents
+        8
         >>> made_of_blocks([1] * 500), made_of_blocks([5, 5, 990]), made_of_blocks([3, 3])
         (None, None, None)
     """
@@ -512,9 +517,11 @@ def made_of_blocks(sizes: list[int]) -> int | None:
     near = [size for size in by_size if median <= 2 * size and size <= 2 * median]
     near_blocks = sum(by_size[size] for size in near)
     near_lines = sum(size * by_size[size] for size in near)
-    if near_blocks < BLOCK_SHARE * count or near_lines < BLOCK_SHARE * lines:
-        return None
-    return median
+    if near_blocks >= BLOCK_SHARE * count and near_lines >= BLOCK_SHARE * lines:
+        return median                     # items of one shape
+    if max(by_size) * 2 < lines:
+        return median                     # documents: no block holds half the file
+    return None
 
 
 def text_rows_read(table: Table) -> str:

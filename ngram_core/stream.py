@@ -52,7 +52,8 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from .errors import InputError, shown
 from .files import (HEAD_BYTES, FileRead, block_ranges, check_head, columnar_pieces,
-                    columnar_table, is_columnar, is_compressed, is_parquet, iter_line_chunks,
+                    columnar_table, file_read, is_columnar, is_compressed, is_parquet,
+                    iter_line_chunks,
                     lines_before, read_file_bytes, read_line_block, read_path_table,
                     strip_compression)
 from .definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
@@ -62,7 +63,7 @@ from .index import build_index, count_rows_steps
 from .match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify, contained_in_row,
                     contained_rows, coverage, covered_runs, dirty_by_part, set_contained,
                     short_pieces, short_rows_by_prefix)
-from .fields import ShortCount, choose_fields, field_stats, other_text_fields, select_rows
+from .fields import ShortCount, choose_fields, field_stats, select_rows
 from .readers import format_from_name, is_utf16, read_table, text_rows_read
 from .table import ReadOptions, Row
 from .report import summarize
@@ -601,10 +602,8 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
         table = read_path_table(part.path, part.options)
     stats = field_stats(table)
     choice = choose_fields(table, stats, fields, id_field, like)
-    read = FileRead(shown(part.path), 0, choice.text_fields, choice.id_field,
-                    [*table.notes, *choice.notes], tuple(stats),
-                    tuple(other_text_fields(stats, choice.text_fields)))
-    return (choice.text_fields, choice.id_field or ""), read
+    return (choice.text_fields, choice.id_field or ""), file_read(part.path, 0, table, stats,
+                                                                 choice)
 
 
 def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings: Settings,

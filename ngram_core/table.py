@@ -109,6 +109,9 @@ class Table:
     top level; None: not JSON, or a single object read as one row) and
     ``arrays``, every JSON array that could hold the rows; ``list_fields``
     (made from lists) and ``outer_fields`` (from objects enclosing the rows);
+    ``role_fields``, the turns of one role of a chat (``messages.user``: the
+    conversation, every turn in order, is a field of its own, see
+    :func:`flatten_record`);
     ``notes``, one sentence per thing a person should know.
     """
     source: str
@@ -123,6 +126,7 @@ class Table:
     arrays: list[RecordArray] = field(default_factory=list)
     list_fields: list[str] = field(default_factory=list)
     outer_fields: list[str] = field(default_factory=list)
+    role_fields: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
@@ -267,7 +271,7 @@ def join_path(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
-def flatten_record(record: dict, listed: set | None = None) -> dict:
+def flatten_record(record: dict, listed: set | None = None, roles: set | None = None) -> dict:
     """A record with its nested values spread into leaf-path fields.
 
     An object's leaves are named by their keys joined with ``.``; a list of
@@ -277,8 +281,8 @@ def flatten_record(record: dict, listed: set | None = None) -> dict:
     top-level key keeps its name as it is, dots and all, and wins over a
     nested path spelled the same (``{"a.b": 1, "a": {"b": 2}}`` -> ``a.b`` is
     1); otherwise the first value of a name wins. The names of list-made
-    fields are added to ``listed``. A record with no object or list values is
-    returned as it is::
+    fields are added to ``listed``, and those of a chat's roles to ``roles``. A
+    record with no object or list values is returned as it is::
 
         >>> flatten_record({"id": 1, "q": {"stem": "Why?", "tags": ["x", "y"]}})
         {'id': 1, 'q.stem': 'Why?', 'q.tags': 'x\\ny'}
@@ -287,15 +291,18 @@ def flatten_record(record: dict, listed: set | None = None) -> dict:
         return record
     out: dict = {}
     parts: dict[str, list[str]] = {}
+    role_paths: set[str] = set()
     for key, value in record.items():
         if isinstance(value, (dict, list)):
-            _spread(value, key, False, out, parts, record)
+            _spread(value, key, False, out, parts, record, role_paths)
         elif key not in out:
             out[key] = value
     for path, values in parts.items():
         out[path] = "\n".join(values) if values else None
     if listed is not None:
         listed.update(parts)
+    if roles is not None:
+        roles.update(role_paths)
     return out
 
 
@@ -304,6 +311,8 @@ def flatten_record(record: dict, listed: set | None = None) -> dict:
 ROLE_KEYS = ("role", "from")
 CONTENT_KEYS = ("content", "value", "text")
 ROLE_CHARS = 32
+#: The role whose turns are not part of the conversation field (a system prompt).
+SYSTEM_ROLE = "system"
 
 
 def _message(item) -> tuple[str, str, str] | None:
@@ -323,32 +332,40 @@ def _message(item) -> tuple[str, str, str] | None:
     return role, role_key, text_key
 
 
-def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dict) -> None:
+def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dict,
+            roles: set) -> None:
     """Put the leaves of ``value`` (found at ``path``) into ``out`` / ``parts``.
 
-    In a list, a chat message's text goes to a field named by its role
-    (``messages.system``, ``messages.user``, ``conversations.gpt``): a system
-    prompt shared by every row is then a field of its own, left out as fixed,
-    rather than text joined to every question::
+    A list of chat messages is read as a conversation: every turn's text in
+    order goes to one field named by the text's key (``messages.content``,
+    ``conversations.value``), but a system prompt's, which goes to
+    ``messages.system`` (shared by every row, it is then left out as fixed,
+    rather than text joined to every question). Each role's turns are also a
+    field of their own (``messages.user``, ``conversations.gpt``), added to
+    ``roles``: read only when chosen, since the conversation holds them::
 
         >>> flatten_record({"messages": [{"role": "system", "content": "Be brief."},
-        ...                              {"role": "user", "content": "Why?"}]})
-        {'messages.system': 'Be brief.', 'messages.user': 'Why?'}
+        ...                              {"role": "user", "content": "Why?"},
+        ...                              {"role": "assistant", "content": "2"}]})
+        {'messages.system': 'Be brief.', 'messages.content': 'Why?\n2', 'messages.user': 'Why?', 'messages.assistant': '2'}
     """
     if isinstance(value, dict):
         for key, item in value.items():
-            _spread(item, f"{path}.{key}", in_list, out, parts, record)
+            _spread(item, f"{path}.{key}", in_list, out, parts, record, roles)
     elif isinstance(value, list):
         for item in value:
             message = _message(item)
             if message is None:
-                _spread(item, path, True, out, parts, record)
+                _spread(item, path, True, out, parts, record, roles)
                 continue
             role, role_key, text_key = message
-            _spread(item[text_key], f"{path}.{role}", True, out, parts, record)
+            if role != SYSTEM_ROLE:
+                _spread(item[text_key], f"{path}.{text_key}", True, out, parts, record, roles)
+                roles.add(f"{path}.{role}")
+            _spread(item[text_key], f"{path}.{role}", True, out, parts, record, roles)
             for key, other in item.items():
                 if key not in (role_key, text_key):
-                    _spread(other, f"{path}.{key}", True, out, parts, record)
+                    _spread(other, f"{path}.{key}", True, out, parts, record, roles)
     elif path in record and not isinstance(record[path], (dict, list)):
         return                    # a top-level key spelled like this path wins
     elif in_list:
@@ -381,15 +398,17 @@ def fields_steps(records: list[dict]):
 
 
 def _flat_records_steps(values, name: str):
-    """Records from parsed rows, flattened; returns (records, listed field names)."""
+    """Records from parsed rows, flattened; returns (records, listed field names, chat
+    role field names)."""
     records: list[dict] = []
     listed: set[str] = set()
+    roles: set[str] = set()
     pacer = Pacer()
     for i, value in enumerate(values, 1):
-        records.append(flatten_record(as_record(value, name, f"item {i}", row=i), listed))
+        records.append(flatten_record(as_record(value, name, f"item {i}", row=i), listed, roles))
         if pacer.due():
             yield len(records)
-    return records, listed
+    return records, listed, roles
 
 
 def table_from_records(source: str, format: str, records: list, **attributes) -> Table:
@@ -402,9 +421,10 @@ def table_from_records(source: str, format: str, records: list, **attributes) ->
 
 
 def table_from_records_steps(source: str, format: str, values: list, **attributes):
-    records, listed = yield from _flat_records_steps(values, source)
+    records, listed, roles = yield from _flat_records_steps(values, source)
     fields = yield from fields_steps(records)
     return Table(source, format, fields, records,
-                 list_fields=[f for f in fields if f in listed], **attributes)
+                 list_fields=[f for f in fields if f in listed],
+                 role_fields=[f for f in fields if f in roles], **attributes)
 
 

@@ -205,9 +205,11 @@ def test_explicit_paragraphs_read_any_file_by_block_without_a_note():
     ([1, 1, 1, 2, 2, 2], 2),                 # the larger of the two middle blocks
     ([1, 1, 1, 1, 3, 3, 3], None),           # 9 of 13 lines in blocks, but the median is 1
     ([5, 5, 990], None),                     # two blocks alike hold 1% of the lines
-    ([4, 4, 4, 9, 9, 9], None),              # the median 9: only 3 of 6 blocks near it
+    ([4, 4, 4, 9, 9, 9], 9),                 # documents of two lengths (#33)
     ([4, 4, 4, 4, 4, 9], 4),                 # 5 of 6 blocks, 20 of 29 lines near the median
-    ([4, 4, 4, 4, 9, 9], None),              # 4 of 6 blocks near it, but 16 of 34 lines
+    ([4, 4, 4, 4, 9, 9], 4),                 # documents: 4 of 6 blocks near, 16 of 34 lines
+    ([2, 30, 4, 12, 3, 25, 8, 1, 40, 5], 8),  # documents of any length, none half the file
+    ([3, 2, 4, 200], None),                  # one block holds most of the file: a list
 ])
 def test_made_of_blocks(sizes, typical):
     assert made_of_blocks(sizes) == typical
