@@ -10,7 +10,7 @@ defaults:
 * the program, A's name, then B's names in the order given;
 * ``--n``, ``--threshold`` (the text the person typed, stripped, when it reads
   as the threshold compared; else the number), ``--mode``, ``--layers`` (loose
-  mode only), ``--short-min``, ``--max-b-rows``, ``--tokenizer``;
+  mode only), ``--short-min``, ``--max-b-rows``, ``--keep-template``, ``--tokenizer``;
 * for A, then for B, what the person *chose* (a :class:`CommandChoice`):
   ``--a-field`` per text field in order, ``--a-id-field`` (``''``: row
   numbers), ``--a-records``, ``--a-delimiter`` (by name: ``semicolon``),
@@ -197,6 +197,8 @@ def command_arguments(a_name: str, b_names: Sequence[str], settings: Settings,
         args += ["--short-min", str(settings.short_min)]
     if settings.max_b_rows is not None:
         args += ["--max-b-rows", str(settings.max_b_rows)]
+    if settings.keep_template:
+        args.append("--keep-template")
     if settings.backend != "re":
         args += ["--tokenizer", settings.backend]
     return args + _file_flags("a", a) + _file_flags("b", b)

@@ -27,6 +27,7 @@ from .table import Row
 from .report import summarize
 from .result import Report
 from .settings import Settings
+from .template import NO_TEMPLATE, Template, find_template_steps
 from .steps import relabel, run_steps, stage_fraction
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
 
@@ -64,17 +65,21 @@ class CheckResult(Report):
     #: The windows the frequency filter ignored that A holds, most B rows first
     #: (at most MOST_REPEATED_KEPT): (B rows, window key).
     most_repeated: list[tuple[int, bytes]]
+    #: A's template, left out of matching (see :mod:`~ngram_core.template`).
+    template: Template = NO_TEMPLATE
 
     def b_id(self, b_row: int) -> str:
         return self.b_rows[b_row].id
 
     def highlight(self, match: RowMatch):
         """``(a_ranges, b_ranges)``: character ranges to mark in the row and its best B row."""
-        return highlight(self.a, self.b, self.index, match, self.tokenizer)
+        return highlight(self.a, self.b, self.index, match, self.tokenizer,
+                         self.template.masked)
 
     def highlight_steps(self, match: RowMatch):
         """:meth:`highlight` as steps (the page draws a 2 MB row without freezing)."""
-        return highlight_steps(self.a, self.b, self.index, match, self.tokenizer)
+        return highlight_steps(self.a, self.b, self.index, match, self.tokenizer,
+                               self.template.masked)
 
 
 class CheckCache:
@@ -97,6 +102,8 @@ class CheckCache:
         self.matches: list[RowMatch] | None = None
         self.short_min: int | None = None        # what the matches' contained rows used
         self.shared: set | None = None           # B's capped and ignored windows A holds
+        self.template: Template = NO_TEMPLATE
+        self.template_rule: tuple | None = None  # (n, keep_template) the template used
 
     def tokenizer_for(self, settings: Settings) -> Tokenizer:
         rules = (settings.mode, settings.layers, settings.backend)
@@ -138,8 +145,16 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
         index = cache.index = yield from _stage(
             "index B", len(b.ids), build_index_steps(b, *settings.index_rules))
         cache.matches = None
-    if cache.matches is None or cache.short_min != settings.short_min:
-        matches = yield from _stage("match A", len(a.ids), match_rows_steps(a, b, index))
+    template_rule = (settings.n, settings.keep_template)
+    if cache.matches is None or cache.short_min != settings.short_min or \
+            cache.template_rule != template_rule:
+        template = NO_TEMPLATE
+        if not settings.keep_template:
+            template = yield from _stage("match A", len(a.ids),
+                                         find_template_steps(a, settings.n, tokenizer))
+        cache.template, cache.template_rule = template, template_rule
+        matches = yield from _stage("match A", len(a.ids),
+                                    match_rows_steps(a, b, index, template.masked))
         pieces = short_pieces(a, settings.n, settings.short_min)
         contained = yield from _stage("short rows", len(b.ids),
                                       contained_steps(a, b, pieces, settings.short_min))
@@ -157,10 +172,11 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
     summary = summarize(matches, settings, tokenizer, b_rows=len(b_rows),
                         windows_capped=len(index.over & shared), windows_ignored=len(ignored),
                         a_rows=a_rows, part_ends=a.part_ends, a_fields=fields[0],
-                        b_fields=fields[1])
+                        b_fields=fields[1], template=cache.template)
     return CheckResult(settings, a_rows, tokenizer, matches, summary,
                        b_rows=b_rows, a=a, b=b, index=index,
-                       most_repeated=ignored[:MOST_REPEATED_KEPT], b_files=b_files)
+                       most_repeated=ignored[:MOST_REPEATED_KEPT], template=cache.template,
+                       b_files=b_files)
 
 
 def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),

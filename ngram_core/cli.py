@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--short-min", type=int, default=SHORT_MIN_DEFAULT, metavar="K",
                    help=f"report a short row (fewer than n tokens) of at least K tokens "
                         f"found whole inside a B row (default {SHORT_MIN_DEFAULT}; 0: off)")
+    p.add_argument("--keep-template", action="store_true",
+                   help="match A's template too: windows shared by at least half of A's rows "
+                        "(and 10 of them), such as a shared instruction or few-shot examples, "
+                        "are left out by default")
     p.add_argument("--max-b-rows", type=int, metavar="K",
                    help="ignore n-grams found in more than K B rows (boilerplate); "
                         "default: keep all")
@@ -357,12 +361,16 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     try:
         settings = Settings(n=args.n, mode=args.mode, layers=args.layers,
                             threshold=args.threshold, backend=args.tokenizer,
-                            short_min=args.short_min, max_b_rows=args.max_b_rows)
+                            short_min=args.short_min, max_b_rows=args.max_b_rows,
+                            keep_template=args.keep_template)
         check_outputs(args)
         result, reads = run(args, settings, bar)
         bar.clear()
         for role, read in reads:
             stderr.write(describe_read(role, read) + "\n")
+            if role == "A":
+                for passage in result.summary.template:
+                    stderr.write(f"  {passage} (--keep-template checks it)\n")
         extra, files = outputs(args, result, read_options(args, "a"))
         for path, data in files.items():
             write_output(path, data)

@@ -660,14 +660,15 @@ class FieldSelection(NamedTuple):
 def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
                         id_field: str | None = None, like=None):
     """The text and id fields of one file (see :func:`choose_fields`), as steps."""
+    detected = not text_fields and not reads_like(table, like)
     if text_fields:
         chosen = list(text_fields)
-    elif reads_like(table, like):
+    elif not detected:
         chosen = list(like)
     else:
         chosen = yield from detect_text_fields_steps(table, stats)
     notes = fixed_notes(stats, chosen)
-    if not text_fields and len(chosen) > 1 and chosen != reading_order(table, chosen):
+    if detected and len(chosen) > 1 and chosen != reading_order(table, chosen):
         notes.append(f"text read in a test item's order (context, question, options, answer, "
                      f"then formulas), not the file's: {fields_label(chosen)}")
     if not text_fields and _test_item(table, stats):

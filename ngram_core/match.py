@@ -145,8 +145,21 @@ def dirty_by_part(edges, part_ends) -> tuple[int, ...]:
     return tuple(out)
 
 
-def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets):
-    """Match the A tokens ``[start, end)`` (global positions in ``buf``).
+def masked_at(masked: Sequence[int], g: int) -> bool:
+    """Whether A's window at global position ``g`` is masked: ``masked`` holds sorted
+    half-open ranges of window starts flattened ``(lo0, hi0, lo1, hi1, ...)`` (the test
+    file's template, :mod:`~ngram_core.template`)::
+
+        >>> [masked_at((0, 7, 10, 17), g) for g in (0, 6, 7, 10, 17)]
+        [True, True, False, True, False]
+    """
+    return bisect_right(masked, g) % 2 == 1
+
+
+def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offsets,
+                   masked: Sequence[int] = ()):
+    """Match the A tokens ``[start, end)`` (global positions in ``buf``); a window
+    starting at a ``masked`` position (:func:`masked_at`) matches nothing.
 
     A generator that yields the A position reached every few milliseconds
     (so one huge row does not block its caller) and returns
@@ -158,6 +171,9 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
     n = index.n
     width = 4 * n
     get = index.table.get
+    if masked and not masked_at(masked, start) and bisect_right(masked, start) == \
+            bisect_right(masked, end):
+        masked = ()                # no masked range touches the row
     windows = dirty = 0
     covered_end = start - 1        # before the row: the first window starts a run
     edges: list[int] = []          # [end of the run before, start of a run, ...]
@@ -192,7 +208,7 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
         stop = min(last_start + 1, g + CHUNK_WINDOWS)
         for g in range(g, stop):
             value = get(buf[4 * g:4 * g + width])
-            if value is None:
+            if value is None or masked and masked_at(masked, g):
                 continue
             windows += 1
             if g > covered_end:            # a run of covered tokens begins
@@ -251,8 +267,10 @@ def walk_row_steps(buf: bytes, start: int, end: int, index: WindowIndex, b_offse
     return windows, dirty, best, edges[1:]
 
 
-def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
-    """Walk every A row; yields A tokens done, returns a list of RowMatch (file order)."""
+def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex,
+                     masked: Sequence[int] = ()):
+    """Walk every A row; yields A tokens done, returns a list of RowMatch (file order).
+    A window at a ``masked`` start (A's template) matches nothing."""
     n = index.n
     buf = a.buffer
     b_offsets = b.offsets
@@ -268,7 +286,7 @@ def match_rows_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex):
             match.duplicate_of = rows_by_tokens.get(buf[4 * start:4 * end])
         if match.status == CHECKABLE:
             match.windows, match.dirty, best, edges = yield from walk_row_steps(
-                buf, start, end, index, b_offsets)
+                buf, start, end, index, b_offsets, masked)
             if best is not None:
                 run, match.b_row, match.a_start, match.b_start = best
                 match.span = run + n - 1
@@ -548,17 +566,19 @@ def starts_to_chars_steps(starts, n: int, spans):
 
 
 def highlight(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, match: RowMatch,
-              tokenizer) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+              tokenizer, masked: Sequence[int] = ()
+              ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Character ranges to mark in the A row and in its best B row.
 
     Only windows matched *in that B row* count, in both panes: the A tokens
-    they cover and the B tokens they were matched to, merged.
+    they cover and the B tokens they were matched to, merged (a window at a
+    ``masked`` start, A's template, matches nothing).
     """
-    return run_steps(highlight_steps(a, b, index, match, tokenizer))
+    return run_steps(highlight_steps(a, b, index, match, tokenizer, masked))
 
 
 def highlight_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, match: RowMatch,
-                    tokenizer):
+                    tokenizer, masked: Sequence[int] = ()):
     """:func:`highlight` as steps, for rows of any length.
 
     Windows are collected as sets of start positions, so a window that
@@ -577,6 +597,8 @@ def highlight_steps(a: TokenizedRows, b: TokenizedRows, index: WindowIndex, matc
     in_row: list[int] = []
     for g in range(start, end - n + 1):
         value = get(buf[4 * g:4 * g + 4 * n])
+        if value is not None and masked and masked_at(masked, g):
+            continue
         if type(value) is int:
             if b_first <= value < b_end:
                 a_starts.append(g - start)

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from .match import CHECKABLE, SHORT, RowMatch
 from .settings import Settings
 from .table import fields_label
+from .template import NO_TEMPLATE, Template
 from .tokenize import Tokenizer
 
 
@@ -148,6 +149,11 @@ class Summary:
     #: whole), and of those, the ones not flagged (no shared window)
     contained_checkable: int = 0
     contained_unflagged: int = 0
+    #: A's template, left out of matching (:mod:`~ngram_core.template`): its distinct
+    #: windows, the rows holding one, and a sentence per passage
+    template_windows: int = 0
+    template_rows: int = 0
+    template: list[str] = field(default_factory=list)
     short_min: int = 0
     max_b_rows: int | None = None
     a_fields: list[str] = field(default_factory=list)
@@ -174,7 +180,8 @@ class Summary:
 def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokenizer, *,
               b_rows: int, windows_capped: int, windows_ignored: int = 0,
               a_rows: Sequence = (), part_ends: Mapping | None = None,
-              a_fields: Sequence[str] = (), b_fields: Sequence[str] = ()) -> Summary:
+              a_fields: Sequence[str] = (), b_fields: Sequence[str] = (),
+              template: Template = NO_TEMPLATE) -> Summary:
     """Count the rows (one pass: it runs on 200,000-row files in the page); with
     ``a_rows`` (and their tokens' ``part_ends``), A's figures per field."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
@@ -209,6 +216,9 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         contained_checkable=contained_checkable, contained_unflagged=contained_unflagged,
         short_min=settings.short_min,
         max_b_rows=settings.max_b_rows, a_fields=list(a_fields), b_fields=list(b_fields),
+        template_windows=len(template.windows), template_rows=template.rows,
+        template=[p.describe(fields_label(a_fields) or "text", template.rows_with_text)
+                  for p in template.passages],
         fields=field_figures(matches, a_rows, part_ends or {}, a_fields) if a_rows else [])
 
 

@@ -34,8 +34,10 @@ class Settings:
     """n (window size in tokens), mode (loose or strict), layers (loose only),
     threshold (percent, flag at or above), cap (positions kept per window),
     backend (``re`` or ``regex``), short_min (a short row of at least this many
-    tokens is tested for containment in a B row; 0: never) and max_b_rows
-    (ignore a window found in more than this many B rows; None: keep all)."""
+    tokens is tested for containment in a B row; 0: never), max_b_rows
+    (ignore a window found in more than this many B rows; None: keep all) and
+    keep_template (match the test file's template too: the windows most of its
+    rows share, left out by default, see :mod:`~ngram_core.template`)."""
     n: int = N_DEFAULT
     mode: str = "loose"
     layers: tuple[str, ...] = DEFAULT_LAYERS
@@ -44,6 +46,7 @@ class Settings:
     backend: str = "re"
     short_min: int = SHORT_MIN_DEFAULT
     max_b_rows: int | None = None
+    keep_template: bool = False
 
     def __post_init__(self) -> None:
         n = self.n
@@ -66,6 +69,8 @@ class Settings:
         if not _whole(self.short_min) or self.short_min < 0:
             raise InputError("short-min", f"must be a whole number, 0 or more, "
                                           f"not {self.short_min!r}")
+        if not isinstance(self.keep_template, bool):
+            raise InputError("keep-template", f"must be true or false, not {self.keep_template!r}")
         if self.max_b_rows is not None and (not _whole(self.max_b_rows) or self.max_b_rows < 1):
             raise InputError("max-b-rows", f"must be a whole number, 1 or more, "
                                            f"not {self.max_b_rows!r}")

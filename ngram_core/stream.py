@@ -61,7 +61,7 @@ from .definitions import (Definitions, Findings, Probe, finalize_steps, find_ste
 from .export import RowFiles
 from .index import build_index, count_rows_steps
 from .match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify, contained_in_row,
-                    contained_rows, coverage, covered_runs, dirty_by_part, set_contained,
+                    contained_rows, coverage, covered_runs, dirty_by_part, masked_at, set_contained,
                     short_pieces, short_rows_by_prefix)
 from .fields import ShortCount, choose_fields, field_stats, select_rows
 from .readers import format_from_name, is_utf16, read_table, text_rows_read
@@ -70,6 +70,7 @@ from .report import summarize
 from .result import Report
 from .settings import Settings
 from .steps import run_steps
+from .template import NO_TEMPLATE, Template, find_template
 from .tokenize import Tokenizer, TokenizedRows, tokenize_rows
 from .tokenize_arrow import tokenize_rows_arrow
 try:
@@ -259,6 +260,21 @@ class AIndex:
     def without(self, ignored: set[bytes]) -> AIndex:
         """The same index without the windows the frequency filter ignores."""
         windows = {k: v for k, v in self.windows.items() if k not in ignored}
+        return replace(self, windows=windows)
+
+    def unmasked(self, masked: Sequence[int]) -> AIndex:
+        """The same index without A's positions at ``masked`` window starts (the test
+        file's template, :func:`~ngram_core.match.masked_at`): a window left with no
+        position is dropped."""
+        windows: dict[bytes, Any] = {}
+        for key, value in self.windows.items():
+            if type(value) is int:
+                if not masked_at(masked, value):
+                    windows[key] = value
+                continue
+            kept = [q for q in value if not masked_at(masked, q)]
+            if kept:
+                windows[key] = kept[0] if len(kept) == 1 else kept
         return replace(self, windows=windows)
 
 
@@ -610,7 +626,7 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
              total: Combined, parts: Sequence[Partition],
              windows_ignored: int = 0,
              fields: tuple[Sequence[str], Sequence[str]] = ((), ()),
-             windows_capped: int = 0) -> StreamedResult:
+             windows_capped: int = 0, template: Template = NO_TEMPLATE) -> StreamedResult:
     """Turn the combined partials into per-row matches, the summary and the CSV."""
     n = settings.n
     parts_paths = {part.file_index: part.path for part in parts}
@@ -663,7 +679,7 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
     summary = summarize(matches, settings, tokenizer, b_rows=running,
                         windows_capped=windows_capped,
                         windows_ignored=windows_ignored, a_rows=a_rows, part_ends=a.part_ends,
-                        a_fields=fields[0], b_fields=fields[1])
+                        a_fields=fields[0], b_fields=fields[1], template=template)
     b_files = RowFiles(tuple(file_first[i] for i in sorted(file_first)),
                        tuple(shown(parts_paths[i]) for i in sorted(file_first)))
     return StreamedResult(settings, a_rows, tokenizer, matches, summary, b_ids=b_ids,
@@ -693,6 +709,9 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
     """
     parts = plan_partitions(b_paths, b_options, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
+    template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n, tokenizer)
+    if template.masked:
+        index = index.unmasked(template.masked)         # A's template matches nothing
     choices: dict[int, tuple[list[str], str]] = {}
     reads: dict[int, FileRead] = {}
     for part in parts:
@@ -734,7 +753,8 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
     for part in parts:
         total.add_best(walked[part.index])
     read = (a_fields, list(dict.fromkeys(f for fields, _ in choices.values() for f in fields)))
-    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read, capped)
+    result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read, capped,
+                      template)
     result.b_reads, result.b_counts = _b_files(reads, walked.values(), settings.n)
     if definitions:
         result.definitions = _definitions(executor, a_rows, parts, choices)

@@ -347,7 +347,7 @@ def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dic
         >>> flatten_record({"messages": [{"role": "system", "content": "Be brief."},
         ...                              {"role": "user", "content": "Why?"},
         ...                              {"role": "assistant", "content": "2"}]})
-        {'messages.system': 'Be brief.', 'messages.content': 'Why?\n2', 'messages.user': 'Why?', 'messages.assistant': '2'}
+        {'messages.system': 'Be brief.', 'messages.content': 'Why?\\n2', 'messages.user': 'Why?', 'messages.assistant': '2'}
     """
     if isinstance(value, dict):
         for key, item in value.items():

@@ -39,7 +39,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json")
 #: The engine modules the tab needs, and only those.
 ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "conll", "delimited", "json_rows",
-                  "fields", "tokenize", "index", "match", "settings", "report", "export",
+                  "fields", "tokenize", "index", "match", "template", "settings", "report", "export",
                   "result", "check", "definitions", "scores", "clean_split", "contamination", "explore",
                   "argv", "warm")
 #: Called in the build-time snapshot once its modules are imported: the tables the
