@@ -295,3 +295,21 @@ def test_command_line_dask_engine_reports_the_same_definitions_and_scores(tmp_pa
         summary = json.loads(stdout.getvalue())
         out[engine] = (summary["definitions"], summary["scores"], rows.read_bytes())
     assert out["dask"] == out["local"]
+
+
+@pytest.mark.parametrize("pair", [("mc-web/test.jsonl", "mc-web/web.jsonl"),
+                                  ("eval-requests/batch.jsonl", "eval-requests/finetune.jsonl"),
+                                  ("chat-labels/eval.jsonl", "chat-labels/train.jsonl")])
+def test_dask_finds_the_same_contained_fields_and_leaves_out_the_same_template(tmp_path, pair):
+    """#33's reading on Dask: contained fields, chats read in order, A's template left out."""
+    a, b = (str(FIXTURES / "shapes" / p) for p in pair)
+    local_out = io.StringIO()
+    assert main([a, b, "--json", "--rows-csv", str(tmp_path / "local.csv")], local_out,
+                io.StringIO()) == 0
+    out, err = io.StringIO(), io.StringIO()
+    assert main([a, b, "--engine", "dask", "--workers", "1", "--json",
+                 "--rows-csv", str(tmp_path / "dask.csv")], out, err) == 0, err.getvalue()
+    assert json.loads(out.getvalue()) == json.loads(local_out.getvalue())
+    assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
+    summary = json.loads(out.getvalue())
+    assert summary["contained"] + summary["template_rows"] + summary["flagged"] > 0
