@@ -667,10 +667,7 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
         chosen = list(like)
     else:
         chosen = yield from detect_text_fields_steps(table, stats)
-    notes = fixed_notes(stats, chosen)
-    if detected and len(chosen) > 1 and chosen != reading_order(table, chosen):
-        notes.append(f"text read in a test item's order (context, question, options, answer, "
-                     f"then formulas), not the file's: {fields_label(chosen)}")
+    notes = fixed_notes(stats, chosen) + (order_notes(table, chosen) if detected else [])
     if not text_fields and _test_item(table, stats):
         notes.append("lm-evaluation-harness samples: the test item (doc) is read, not the prompts "
                      "with their few-shot examples (arguments) nor the model's answers")
@@ -706,6 +703,15 @@ def choose_fields(table: Table, stats: list[FieldStats], text_fields=None,
         FieldSelection(text_fields=['s2', 's1'], id_field=None, notes=[])
     """
     return run_steps(choose_fields_steps(table, stats, text_fields, id_field, like))
+
+
+def order_notes(table: Table, detected) -> list[str]:
+    """A sentence when the detected text fields join in a test item's order rather than
+    the file's (:func:`item_order`), else none."""
+    if len(detected) > 1 and list(detected) != reading_order(table, detected):
+        return [f"text read in a test item's order (context, question, options, answer, "
+                f"then formulas), not the file's: {fields_label(detected)}"]
+    return []
 
 
 def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:

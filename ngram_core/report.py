@@ -270,11 +270,14 @@ def headline(s: Summary) -> str:
 
 def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str:
     """``"a.json checked against b.json at n = 13 with a 0 percent threshold. ..."``,
-    then the fields read (:func:`fields_read`)."""
+    then the fields read (:func:`fields_read`) and A's template left out, if any."""
     line = (f"{a_name} checked against {b_name} at n = {s.n} with a {number(s.threshold)} "
             f"percent threshold. {description}")
     read = fields_read(s)
-    return f"{line} {read}" if read else line
+    line = f"{line} {read}" if read else line
+    if s.template:
+        line += " Of A, " + "; ".join(s.template) + "."
+    return line
 
 
 def brief(s: Summary) -> str:

@@ -1,4 +1,5 @@
-"""The settings controls (n, threshold, mode, layers, short rows, the frequency filter):
+"""The settings controls (n, threshold, mode, layers, short rows, the frequency filter,
+file A's template):
 read, set from a link, bounded by the engine.
 
 n's bounds and default, the short-row default and the layer names are the
@@ -33,7 +34,7 @@ N_LABEL = f"Window size n, in tokens ({N_MIN} to {N_MAX})"
 #: Every control whose change recomputes.
 CONTROL_IDS = ("n", "threshold", "mode-loose", "mode-strict",
                *(f"layer-{layer}" for layer in LAYERS), "short-min", "max-b-rows-on",
-               "max-b-rows")
+               "max-b-rows", "keep-template")
 
 
 class Read(NamedTuple):
@@ -94,9 +95,11 @@ def read_settings() -> Read | None:
         el("more-settings").open = True
     if n is None or threshold is None or short_min is None:
         return None
+    keep_template = bool(el("keep-template").checked)
     settings = Settings(n=n, mode=mode, layers=layers, threshold=threshold,
-                        short_min=short_min, max_b_rows=max_b_rows)
-    set_text("more-settings-line", more_settings_line(mode, layers, short_min, max_b_rows))
+                        short_min=short_min, max_b_rows=max_b_rows, keep_template=keep_template)
+    set_text("more-settings-line", more_settings_line(mode, layers, short_min, max_b_rows,
+                                                      keep_template))
     return Read(settings, str(el("threshold").value).strip())
 
 
@@ -113,6 +116,8 @@ def apply_link(link: LinkControls) -> None:
             el(f"layer-{layer}").checked = layer in link.layers
     if link.short_min is not None:
         el("short-min").value = link.short_min
+    if link.keep_template:
+        el("keep-template").checked = True
     if link.max_b_rows is not None:
         el("max-b-rows-on").checked = True
         el("max-b-rows").value = link.max_b_rows

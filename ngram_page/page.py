@@ -245,7 +245,8 @@ class Page:
         s = read.settings
         search = build_query(s.n, read.threshold_text, s.mode, s.layers,
                              {key: slot.link_choice() for key, slot in self.slots.items()},
-                             short_min=s.short_min, max_b_rows=s.max_b_rows)
+                             short_min=s.short_min, max_b_rows=s.max_b_rows,
+                             keep_template=s.keep_template)
         if search != str(js.window.location.search):  # the browser saves form state on
             js.window.history.replaceState(None, "", search)  # each change: skip a no-op
 

@@ -18,8 +18,8 @@ from ngram_core.delimited import DELIMITERS
 from ngram_core.export import RowFiles
 from ngram_core.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
                                field_stats_steps, fixed_notes, id_field_choice, item_order,
-                               longer_fields, other_text_fields, reads_like, select_rows_steps,
-                               short_rows_warning)
+                               longer_fields, order_notes, other_text_fields, reads_like,
+                               select_rows_steps, short_rows_warning)
 from ngram_core.readers import read_table_steps, text_rows_read
 from ngram_core.table import TEXT_ROWS, Row, Table
 
@@ -194,7 +194,7 @@ class Slot:
         except InputError as e:          # no field holds text: the person picks one
             detected, undetected = [], e
         ident = id_field_choice(table)
-        notes = [*table.notes, *fixed_notes(stats, detected),
+        notes = [*table.notes, *fixed_notes(stats, detected), *order_notes(table, detected),
                  *([ident.note] if ident.note else [])]
         return LoadedFile(name, data, table, stats, detected, undetected, ident.field or "",
                           notes)

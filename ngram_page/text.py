@@ -254,7 +254,8 @@ def timing_line(check: float, draw: float, held: float, where: str) -> str:
             f"{held * 1000:.0f} ms ({where})")
 
 
-def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None) -> str:
+def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None,
+                       keep_template: bool = False) -> str:
     """The folded matching settings in one line::
 
         >>> more_settings_line("loose", ("L1", "L3", "L4"), 8, None)
@@ -271,4 +272,5 @@ def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None
              else "short rows not looked for")
     ignored = (f"n-grams in more than {max_b_rows:,} training rows ignored"
                if max_b_rows is not None else "no n-gram ignored")
-    return f"{how}; {short}; {ignored}"
+    line = f"{how}; {short}; {ignored}"
+    return line + "; file A's template matched too" if keep_template else line

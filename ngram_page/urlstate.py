@@ -2,7 +2,8 @@
 
 A link carries the settings (``n``, ``threshold`` exactly as typed, ``mode``,
 ``layers``, ``short_min`` when not the default, ``max_b_rows`` when the
-frequency filter is on) and each slot's chosen fields (``a_field`` repeated,
+frequency filter is on, ``keep_template=1`` when file A's template is matched
+too) and each slot's chosen fields (``a_field`` repeated,
 ``a_id``; ``b_...``), never a file. Parsing and building follow the URL
 standard's ``application/x-www-form-urlencoded`` rules, as ``URLSearchParams``
 does, so the link the page writes is the one the browser's own serializer would.
@@ -36,6 +37,7 @@ class LinkControls:
     layers: frozenset | None = None  # the layers to tick (of LAYERS); None: leave them
     short_min: str | None = None
     max_b_rows: str | None = None    # None: the filter stays off
+    keep_template: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,8 @@ def link_controls(query: dict[str, list[str]]) -> LinkControls:
     return LinkControls(n=_first(query, "n"), threshold=_first(query, "threshold"),
                         strict=query.get("mode", [""])[0] == "strict", layers=layers,
                         short_min=_first(query, "short_min"),
-                        max_b_rows=_first(query, "max_b_rows"))
+                        max_b_rows=_first(query, "max_b_rows"),
+                        keep_template=_first(query, "keep_template") == "1")
 
 
 def asked_choice(query: dict[str, list[str]], key: str) -> FieldChoice:
@@ -97,7 +100,7 @@ def field_choice(query: dict[str, list[str]], key: str, fields: list[str]) -> Fi
 
 def build_query(n: int, threshold: str, mode: str, layers: tuple,
                 choices: dict[str, FieldChoice], *, short_min: int = SHORT_MIN_DEFAULT,
-                max_b_rows: int | None = None) -> str:
+                max_b_rows: int | None = None, keep_template: bool = False) -> str:
     """The query string (with its ``?``) a link to these settings and fields carries.
 
     ``threshold`` is the text the person typed (stripped), so the link opens
@@ -110,6 +113,8 @@ def build_query(n: int, threshold: str, mode: str, layers: tuple,
         params.append(("short_min", str(short_min)))
     if max_b_rows is not None:
         params.append(("max_b_rows", str(max_b_rows)))
+    if keep_template:
+        params.append(("keep_template", "1"))
     for key, choice in choices.items():
         for field in choice.text_fields or []:
             params.append((f"{key}_field", field))
