@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import sys
 import time
@@ -26,10 +27,11 @@ from .contamination import (ScoreSource, clean_split, definitions_steps_for, nee
 from .errors import InputError, shown
 from .fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
                      unchecked_text_notice)
-from .files import (FileRead, check_output, expand_paths, fields_of, index_b_whole,
-                    load_rows_by_file, parse_size, read_file_bytes, read_path_table,
-                    write_output)
+from .files import (FileRead, expand_paths, fields_of, index_b_whole, load_rows_by_file,
+                    parse_size, read_file_bytes, read_path_table)
 from .index import N_DEFAULT, N_MAX, N_MIN
+from .outputs import Output, plan_outputs, write_outputs
+from .terminal import INTERRUPTED, Stopped, VisibleText, stop_signals_raise
 from .readers import FORMATS
 from .table import TEXT_ROWS, ReadOptions, fields_label
 from .report import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
@@ -209,13 +211,42 @@ def read_options(args: argparse.Namespace, side: str) -> ReadOptions:
                        text_rows=value[f"{side}_text_rows"])
 
 
+#: The smallest --blocksize: smaller pieces cost more in bookkeeping than they read.
+MIN_BLOCKSIZE = 64 * 1024
+#: A scheduler's address: an optional protocol, a host and a port.
+SCHEDULER_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[\w.-]+):(\d{1,5})")
+
+
+def check_flags(args: argparse.Namespace) -> int:
+    """The flags that need more than argparse's types, refused before any work with
+    one line each; returns the block size in bytes::
+
+        >>> check_flags(build_parser().parse_args(["a", "b", "--workers", "0"]))
+        Traceback (most recent call last):
+        ...
+        ngram_core.errors.InputError: --workers: must be a whole number, 1 or more, not 0
+    """
+    blocksize = parse_size(args.blocksize, "--blocksize")
+    if blocksize < MIN_BLOCKSIZE:
+        raise InputError("--blocksize", f"must be at least 64 KiB ({MIN_BLOCKSIZE:,} bytes), "
+                                        f"not {args.blocksize!r}")
+    if args.workers is not None and args.workers < 1:
+        raise InputError("--workers", f"must be a whole number, 1 or more, not {args.workers}")
+    if args.scheduler is not None:
+        address = SCHEDULER_ADDRESS.fullmatch(args.scheduler.strip())
+        if address is None or not 1 <= int(address[3]) <= 65535:
+            raise InputError("--scheduler", f"is not a scheduler address such as "
+                                            f"tcp://host:8786: {args.scheduler!r}")
+    return blocksize
+
+
 def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar
         ) -> tuple[Report, list[tuple[str, FileRead]]]:
     """The check the arguments ask for, and what was read from each file
     (``("A", read)``, ...). A is indexed; B is indexed whole when small and
     plain (:func:`~ngram_core.files.index_b_whole`, as the page does), else
     streamed past A's index in bounded pieces, in this process or on Dask."""
-    blocksize = parse_size(args.blocksize, "--blocksize")
+    blocksize = check_flags(args)
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options)
     reads: list[tuple[str, FileRead]] = [("A", a) for a in a_reads]
@@ -313,19 +344,23 @@ def render_field_table(result: Report) -> str:
 OUTPUT_FLAGS = ("csv", "rows_csv", "clean_out", "dirty_out")
 
 
-def check_outputs(args: argparse.Namespace) -> None:
-    """Every output path asked for can be written: checked before the work starts."""
-    for flag in OUTPUT_FLAGS:
-        path = getattr(args, flag)
-        if path:
-            check_output(path, "--" + flag.replace("_", "-"))
+def check_outputs(args: argparse.Namespace) -> list[Output]:
+    """Every output path asked for can be written and harms no input: checked before
+    the work starts (:func:`~ngram_core.outputs.plan_outputs`)."""
+    asked = [(_flag(name), getattr(args, name)) for name in OUTPUT_FLAGS if getattr(args, name)]
+    inputs = [args.a, *expand_paths(args.b), *([args.scores] if args.scores else [])]
+    return plan_outputs(asked, inputs)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
 
 
 def outputs(args: argparse.Namespace, result: Report, a_options: ReadOptions
             ) -> tuple[dict, dict[str, bytes]]:
     """The published definitions, the score impact and the clean split, as the flags
-    ask: the JSON summary's extra keys, and each output file's bytes by path (written
-    by the caller once everything is computed)."""
+    ask: the JSON summary's extra keys, and each output file's bytes by its flag
+    (written by the caller once everything is computed)."""
     extra: dict = {}
     files: dict[str, bytes] = {}
     if args.scores and not args.scores_field:
@@ -342,28 +377,47 @@ def outputs(args: argparse.Namespace, result: Report, a_options: ReadOptions
     if args.clean_out or args.dirty_out:
         split = clean_split(result, args.clean_by, read_file_bytes(args.a),
                             read_path_table(args.a, a_options))
-        for path, data in ((args.clean_out, split.clean), (args.dirty_out, split.dirty)):
-            if path:
-                files[path] = data
+        for name, data in (("clean_out", split.clean), ("dirty_out", split.dirty)):
+            if getattr(args, name):
+                files[_flag(name)] = data
     if args.rows_csv:
-        files[args.rows_csv] = result.rows_csv().encode("utf-8")
+        files["--rows-csv"] = result.rows_csv().encode("utf-8")
     if args.csv:
-        files[args.csv] = result.csv().encode("utf-8")
+        files["--csv"] = result.csv().encode("utf-8")
     return extra, files
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    stdout = stdout or _tolerant(sys.stdout)
-    stderr = stderr or _tolerant(sys.stderr)
+    """The command: 0 done, 2 bad input or an output that cannot be written, 130
+    interrupted, 128 + N stopped by signal N (see :mod:`~ngram_core.terminal`)."""
+    raw_err = stderr or _tolerant(sys.stderr)
+    err = VisibleText(raw_err)
     args = build_parser().parse_args(argv)
-    bar = ProgressBar(stderr)
+    try:
+        with stop_signals_raise():
+            return _check_and_report(args, stdout, err, ProgressBar(raw_err))
+    except KeyboardInterrupt:
+        err.write("ngram-overlap: interrupted\n")
+        return INTERRUPTED
+    except Stopped as e:
+        err.write(f"ngram-overlap: stopped by {e.name}\n")
+        return e.status
+
+
+def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: VisibleText,
+                      bar: ProgressBar) -> int:
+    """Check, write the outputs, then report on stderr and stdout."""
     try:
         settings = Settings(n=args.n, mode=args.mode, layers=args.layers,
                             threshold=args.threshold, backend=args.tokenizer,
                             short_min=args.short_min, max_b_rows=args.max_b_rows,
                             keep_template=args.keep_template)
-        check_outputs(args)
+        check_flags(args)
+        planned = check_outputs(args)
+        out = stdout or (_tolerant(sys.stdout) if sys.stdout is not None else None)
+        if out is None:
+            raise InputError("standard output", "is closed: the result cannot be written")
         result, reads = run(args, settings, bar)
         bar.clear()
         for role, read in reads:
@@ -372,8 +426,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
                 for passage in result.summary.template:
                     stderr.write(f"  {passage} (--keep-template checks it)\n")
         extra, files = outputs(args, result, read_options(args, "a"))
-        for path, data in files.items():
-            write_output(path, data)
+        write_outputs(planned, files)
     except InputError as e:
         stderr.write(f"ngram-overlap: {e}\n")
         return 2
@@ -385,11 +438,44 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         stderr.write(note + "\n")
     stderr.write(render_field_table(result))
     if args.json:
-        stdout.write(json.dumps({**result.summary.as_dict(), **extra}, ensure_ascii=False)
-                     + "\n")
+        text = json.dumps({**result.summary.as_dict(), **extra}, ensure_ascii=False) + "\n"
     else:
-        stdout.write(render_text(result, names([args.a]), names(args.b)))
+        text = render_text(result, names([args.a]), names(args.b))
+    return _write_result(out if args.json else VisibleText(out), text, stderr,
+                         own_stdout=stdout is None)
+
+
+#: The status of a result whose reader closed the pipe (as a process killed by SIGPIPE).
+CLOSED_PIPE = 141
+
+
+def _write_result(out, text: str, stderr: VisibleText, own_stdout: bool) -> int:
+    """The report on standard output: a closed pipe ends quietly (as ``head`` expects),
+    any other failure (a full disk) in one line. ``own_stdout``: ``out`` is the
+    process's standard output (silenced after a failure)."""
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        if own_stdout:
+            _silence_stdout()
+        return CLOSED_PIPE
+    except OSError as e:
+        if own_stdout:
+            _silence_stdout()
+        stderr.write(f"ngram-overlap: standard output: cannot be written: {e.strerror or e}\n")
+        return 2
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point the process's stdout at /dev/null, so Python's flush at exit does not fail
+    again on what could not be written."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def _tolerant(stream: TextIO) -> TextIO:

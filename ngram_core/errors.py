@@ -13,9 +13,27 @@ line of output fails to encode::
 
     >>> shown("caf\udcff.jsonl")
     'caf\\xff.jsonl'
+
+Text shown to a person (a terminal, the page) has its control characters made
+visible, so an id or a field name holding an escape sequence cannot clear a
+screen, hide text or write a clipboard; files keep the bytes as they are::
+
+    >>> visible("b\x1b]52;c;aGk=\x07 row\ttab")
+    'b\\x1b]52;c;aGk=\\x07 row\ttab'
 """
 
 from __future__ import annotations
+
+import re
+
+#: C0 and C1 control characters but tab and line feed, and DEL.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character but tab and line feed written as
+    ``\\xNN``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def shown(name: str) -> str:

@@ -531,8 +531,9 @@ ITEM_ROLES = (
                           "assistant", "gpt"})),
 )
 _NAME_WORDS = re.compile(r"[^\W\d_]+")
-#: A formula: no letter at all, a digit and an operator (``( 14.0 - 5.0 )``).
-_FORMULA = re.compile(r"[^\w]*\d[\d\s.,()\[\]+\-*/^=%<>]*")
+#: A formula: digits and operators, no letter (``( 14.0 - 5.0 )``); a bare number is none.
+_FORMULA = re.compile(r"[\d\s.,()\[\]+\-*/^=%<>]*\d[\d\s.,()\[\]+\-*/^=%<>]*")
+_OPERATOR = re.compile(r"\d\s*[-+*/^=%<>]\s*[\d(]|[()\[\]]")
 
 
 def item_role(name: str, listed: bool = False) -> int | None:
@@ -557,14 +558,19 @@ def item_role(name: str, listed: bool = False) -> int | None:
 
 
 def is_formula(stats_sample: list) -> bool:
-    """Whether sampled values are formulas or bare numbers, not words (SVAMP's
-    ``Equation``): every non-blank string without a letter, with a digit::
+    """Whether sampled values are formulas, not words (SVAMP's ``Equation``): every
+    non-blank string made of digits and operators, no letter, and most of them with
+    an operator between numbers or a bracket (a column of bare numbers or ids is no
+    formula)::
 
-        >>> is_formula(["( 14.0 - 5.0 )", "( 8.0 * 12.0 )"]), is_formula(["x = 3", "4"])
+        >>> is_formula(["( 14.0 - 5.0 )", "8.0 * 12.0"]), is_formula(["x = 3", "4"])
         (True, False)
+        >>> is_formula(["1", "2", "3"]), is_formula(["-5", "12.5"])
+        (False, False)
     """
-    strings = [v for v in stats_sample if isinstance(v, str) and v.strip()]
-    return bool(strings) and all(_FORMULA.fullmatch(v.strip()) for v in strings)
+    strings = [v.strip() for v in stats_sample if isinstance(v, str) and v.strip()]
+    return (bool(strings) and all(_FORMULA.fullmatch(v) for v in strings)
+            and sum(1 for v in strings if _OPERATOR.search(v)) * 2 > len(strings))
 
 
 def item_order(table: Table, names) -> list[str]:

@@ -21,9 +21,9 @@ import glob
 import gzip
 import io
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from .errors import InputError, shown
@@ -450,42 +450,6 @@ def index_b_whole(paths: Sequence[str]) -> bool:
     return total <= INDEX_B_BYTES
 
 
-def check_output(path: str, flag: str) -> None:
-    """Refuse, before any work, an output path that cannot be written: its folder
-    missing, a folder given as the file, or no permission to write there."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise InputError(path, f"is a folder; {flag} needs a file name")
-    if not os.path.isdir(folder):
-        raise InputError(path, f"cannot be written: no folder {shown(folder)!r}")
-    if not os.access(folder, os.W_OK | os.X_OK) or \
-            (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise InputError(path, "cannot be written: permission denied")
-
-
-def write_output(path: str, data: bytes) -> None:
-    """Write a whole file at once: into a temporary file in the same folder, renamed
-    over ``path`` when complete, so a failure (or Ctrl-C) leaves no half-written file
-    and an older file of that name stays as it was until the new one is whole."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".ngram-overlap-", suffix=".part")
-    except OSError as e:
-        raise InputError(path, f"cannot be written: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(temporary, path)
-    except BaseException as e:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise InputError(path, f"cannot be written: {e.strerror or e}") from None
-        raise
-
-
 def expand_paths(patterns: Iterable[str]) -> list[str]:
     """Globs and plain paths, in the order given; each glob's matches sorted. A
     folder is refused, naming a glob of its files (a folder often holds a README
@@ -545,14 +509,25 @@ def folder_error(path: str) -> InputError:
 
 
 def parse_size(text: str | int, what: str = "size") -> int:
-    """A byte count as people write it: plain bytes, or kB/MB/GB and KiB/MiB/GiB.
-    ``what`` names the setting in the error."""
+    """A whole number of bytes as people write it: plain bytes, or kB/MB/GB and
+    KiB/MiB/GiB. ``what`` names the setting in the error; a size that is no whole
+    number of bytes (``0.5b``, ``1.0000001kb``) is refused, never rounded::
+
+        >>> parse_size("0.5b", "--blocksize")
+        Traceback (most recent call last):
+        ...
+        ngram_core.errors.InputError: --blocksize: is not a whole number of bytes: '0.5b'
+    """
     units = {"kib": 2**10, "mib": 2**20, "gib": 2**30, "kb": 10**3, "mb": 10**6, "gb": 10**9,
              "b": 1}
     s = str(text).strip().lower()
     for unit, factor in units.items():
-        if s.endswith(unit) and s[:-len(unit)].strip().replace(".", "", 1).isdigit():
-            return int(float(s[:-len(unit)]) * factor)
+        number = s[:-len(unit)].strip()
+        if s.endswith(unit) and number.replace(".", "", 1).isdigit():
+            size = Fraction(number) * factor
+            if size.denominator != 1:
+                raise InputError(what, f"is not a whole number of bytes: {text!r}")
+            return int(size)
     if s.isdigit():
         return int(s)
     raise InputError(what, f"is not a size: {text!r}")

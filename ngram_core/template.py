@@ -10,7 +10,8 @@ them matches, so a window running from the instruction into the item's first wor
 is no finding either; the item's own windows match as ever. The reading names each
 passage. A passage shared by a few questions (SQuAD's contexts, HellaSwag's, an NLI
 premise over its 8 hypotheses) lies in far fewer than half of the rows, so it is
-matched as any text is.
+matched as any text is; and a row that is all template (a file of one text
+repeated) is its own item, masked nowhere.
 
 Rows are counted once per window however often a row repeats it. With n = 5, twelve
 rows holding one instruction of 7 tokens before items of their own: each row is 12
@@ -111,11 +112,11 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
         begin, end = offsets[r], offsets[r + 1]
         found = [g - begin for g in range(begin, end - n + 1)
                  if buf[4 * g:4 * g + width] in windows]
-        if found:
+        edges = covered_runs(found, n)           # the template's tokens in this row
+        if found and edges != [0, end - begin]:  # a row all template is its own item
             holding += 1
             if first_row < 0:
                 first_row, starts = r, found
-            edges = covered_runs(found, n)       # the template's tokens in this row
             for lo, hi in zip(edges[::2], edges[1::2]):
                 # the windows holding one of tokens [lo, hi): starts lo - n + 1 to hi - 1
                 first, stop = begin + max(lo - n + 1, 0), begin + min(hi, end - begin - n + 1)
@@ -125,6 +126,8 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
                     masked += (first, stop)
         if pacer.due():
             yield offsets[r]
+    if not holding:
+        return NO_TEMPLATE
     passages = []
     spans = tokenizer.spans(a.rows[first_row].text)
     text = a.rows[first_row].text

@@ -54,6 +54,17 @@ AGREEMENT = {
     "MS MARCO by columns": (SHAPES / "msmarco/dev_v2.1.json", [SHAPES / "msmarco/web.jsonl"],
                             [], None),
     "a spreadsheet's title above the header": ("prompts-titled.csv", ["pages.csv"], [], None),
+    # the reading of #33: contained fields, a file's field order, chats, documents, templates
+    "multiple choice, a question found whole": (SHAPES / "mc-web/test.jsonl",
+                                                [SHAPES / "mc-web/web.jsonl"], [], None),
+    "SVAMP in its file order": (SHAPES / "svamp-order/SVAMP.json",
+                                [SHAPES / "svamp-order/web.jsonl"], [], None),
+    "a chat with label replies": (SHAPES / "chat-labels/eval.jsonl",
+                                  [SHAPES / "chat-labels/train.jsonl"], [], None),
+    "a text dump of documents": (SHAPES / "text-dump/bbh.json",
+                                 [SHAPES / "text-dump/pile-dump.txt"], [], None),
+    "eval requests with a template": (SHAPES / "eval-requests/batch.jsonl",
+                                      [SHAPES / "eval-requests/finetune.jsonl"], [], None),
 }
 
 
@@ -121,6 +132,10 @@ def test_the_page_and_the_command_agree(page, case, tmp_path):
         assert b",b_file" not in csv_bytes.splitlines()[0]
     if case == "Chinese":                   # each Han character is a token: rows flag
         assert page.inner_text("#flagged-figure") != "0.0%"
+    if case == "eval requests with a template":     # named where the result is read
+        assert "left out as the file's template" in page.inner_text("#settings-line")
+    if case == "multiple choice, a question found whole":
+        assert "found whole in a row of the other file" in page.inner_text("#headline")
 
 
 def test_what_was_read_is_said_beside_the_slot_and_can_be_changed(page):

@@ -94,7 +94,7 @@ def test_contained_short_rows_are_listed_and_shown(page, tmp_path):
         "1 of the short rows is contained whole in a row of the other file.")
     # the explorer lists them under their own kinds, each with its state in words
     page.select_option("#rows-show", "contained")
-    assert page.inner_text("#rows-title") == "Short rows found inside a B row, worst first."
+    assert page.inner_text("#rows-title") == "Rows with a short text (the row or a field) found inside a B row, worst first."
     assert [r[0] for r in table_rows(page)] == ["q1"]
     assert page.inner_text("#rows-table tbody td.status") == "short: inside B row b1"
     page.select_option("#rows-show", "duplicates")

@@ -124,3 +124,12 @@ def test_the_command_names_the_template_and_keeps_it_on_request(tmp_path):
     assert main([str(a), str(b), "--json", "--keep-template"], out, io.StringIO()) == 0
     kept = json.loads(out.getvalue())
     assert (kept["flagged"], kept["template_rows"]) == (16, 0)
+
+
+def test_rows_that_are_all_template_are_their_own_items():
+    """A file of one text repeated (or rows holding nothing but the shared text) has no
+    item apart from it: masking it would call a copied row clean."""
+    rows = [Row(i + 1, str(i), INSTRUCTION) for i in range(12)]
+    b = [Row(1, "w", f"Copied: {INSTRUCTION}")]
+    result = run_check(rows, b, Settings())
+    assert result.summary.flagged == 12 and result.summary.template_rows == 0
