@@ -288,11 +288,14 @@ def short_warnings(result: Report, reads: list[tuple[str, FileRead]]) -> list[st
     counts += [("B", read, count) for read, count in zip(b_reads, b_counts)]
     out = []
     for role, read, count in counts:
-        warning = short_rows_warning(count, read.text_fields,
-                                     longer_fields(list(read.stats), s.n, read.text_fields))
+        longer = longer_fields(list(read.stats), s.n, read.text_fields)
+        warning = short_rows_warning(count, read.text_fields, longer)
+        side = role.lower()
+        if warning and longer:
+            warning += f" Read one with --{side}-field {shlex.quote(longer[0].name)}."
         if warning and read.text_rows == "line":
             warning += (f" A text file of documents separated by blank lines reads one row per "
-                        f"document with --{role.lower()}-text-rows paragraph.")
+                        f"document with --{side}-text-rows paragraph.")
         if warning:
             out.append(f"Warning: {role} {read.path}: {warning}")
     return out

@@ -320,11 +320,15 @@ class Slot:
         for i, f in enumerate(files if counted else []):
             c = counted[i]
             fields = f.text_fields(self.choice.text_fields, self.like)
-            warning = short_rows_warning(c, fields, longer_fields(f.stats, c.n, fields))
+            longer = longer_fields(f.stats, c.n, fields)
+            warning = short_rows_warning(c, fields, longer)
+            if warning and longer:
+                warning += f" Choose {longer[0].name} in the text field list to read it."
             if warning and f.table.format == "text" and \
                     (self.read.text_rows or text_rows_read(f.table)) == "line":
-                warning += (" A plain-text file wrapped at a fixed width may read better one "
-                            "row per paragraph.")
+                warning += (" A plain-text file wrapped at a fixed width, or of documents "
+                            "separated by blank lines, may read better one row per paragraph "
+                            "(Rows of the plain-text file: one row per paragraph).")
             if warning:
                 warnings.append(f"{f.name}: {warning}" if len(files) > 1 else warning)
         set_text(f"{key}-warning", " ".join(warnings))

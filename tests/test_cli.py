@@ -219,3 +219,19 @@ def test_the_note_on_b_names_its_first_file_and_counts_the_others(tmp_path):
         "File B also holds prompt (14 tokens per row), not searched: text of file A in it "
         "would not be found. Check prompt with --b-field prompt. 2 more B files hold other "
         "text too.")
+
+
+def test_a_too_short_warning_names_the_option_that_reads_the_file_otherwise(tmp_path):
+    """#33: every "nothing can match" names what would read the file otherwise."""
+    lines = tmp_path / "wrapped.txt"
+    lines.write_text("".join(f"line {i} of a wrapped document\n" for i in range(30)))
+    code, _, err = run(str(lines), B)
+    assert code == 0, err
+    assert "nothing can match in them." in err and "with --a-text-rows paragraph." in err
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text("".join(json.dumps({"title": f"Page {i}", "contents": " ".join(
+        f"word{j}" for j in range(40))}) + "\n" for i in range(5)))
+    code, _, err = run(A, str(pages), "--b-field", "title")
+    assert code == 0, err
+    assert "Longer fields: contents (40 tokens per row). Read one with --b-field contents." \
+        in err
