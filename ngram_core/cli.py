@@ -124,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "through a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --engine dask: an existing scheduler (default: a local cluster)")
+    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="with --scheduler: seconds to reach the scheduler (default 10)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="with --engine dask and no scheduler: local workers (default: cores)")
     p.add_argument("--blocksize", default="16MiB",
@@ -230,6 +232,9 @@ def check_flags(args: argparse.Namespace) -> int:
     if blocksize < MIN_BLOCKSIZE:
         raise InputError("--blocksize", f"must be at least 64 KiB ({MIN_BLOCKSIZE:,} bytes), "
                                         f"not {args.blocksize!r}")
+    if not 0 < args.connect_timeout <= 3600:
+        raise InputError("--connect-timeout", f"must be seconds from 0 to 3600, not "
+                                              f"{args.connect_timeout:g}")
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers", f"must be a whole number, 1 or more, not {args.workers}")
     if args.scheduler is not None:
@@ -265,7 +270,8 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar
     if args.engine == "dask":                  # A indexed, B streamed past it
         from .distributed import run_dask
         result = run_dask(a_rows, args.b, settings, scheduler=args.scheduler,
-                          workers=args.workers, **options)
+                          workers=args.workers, connect_timeout=args.connect_timeout,
+                          **options)
     else:
         from .stream import check_streamed
         result = check_streamed(a_rows, b_paths, settings, **options)

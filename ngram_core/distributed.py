@@ -11,10 +11,14 @@ imported only inside the functions that need it::
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .check import Progress
+from .errors import InputError
 from .files import expand_paths
 from .settings import Settings
 from .stream import DEFAULT_BLOCKSIZE, Partition, StreamedResult, check_streamed
@@ -59,32 +63,126 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
                           executor=None if client is None else OnDask(client))
 
 
+#: Seconds to reach a scheduler before saying no scheduler answered (``--connect-timeout``).
+CONNECT_TIMEOUT = 10.0
+#: A worker not heard from for this long (frozen, cut off) is dropped and its work redone.
+WORKER_TTL = "60s"
+#: Tries of a whole run: a cluster that fails to start, or loses the workers holding A's
+#: index, is started (or joined) again once, and A's index sent again.
+TRIES = 2
+
+
 def run_dask(a_rows: list[Row], b_patterns: Sequence[str], settings: Settings, *,
              scheduler: str | None = None, workers: int | None = None,
              blocksize: int = DEFAULT_BLOCKSIZE,
              on_progress: Callable[[Progress], object] | None = None,
-             b_options: ReadOptions = ReadOptions(role="b"), **options: Any) -> StreamedResult:
+             b_options: ReadOptions = ReadOptions(role="b"),
+             connect_timeout: float = CONNECT_TIMEOUT, **options: Any) -> StreamedResult:
     """Start (or join) a cluster and run :func:`check_distributed` of A's rows.
 
-    ``scheduler``: the address of a running scheduler; without one a local
-    cluster of ``workers`` processes (default: one per core) is started and
-    closed again. ``options``: the other keywords of
-    :func:`~ngram_core.stream.check_streamed`.
+    ``scheduler``: the address of a running scheduler, reached within
+    ``connect_timeout`` seconds; without one a local cluster of ``workers``
+    processes (default: one per core) is started, its scratch folder removed
+    when the run ends however it ends. A worker silent for :data:`WORKER_TTL` is
+    dropped and its partitions walked again elsewhere; a cluster that fails to
+    start or fails the run is tried :data:`TRIES` times in all; then the failure
+    is one :class:`~ngram_core.errors.InputError`, never a Dask traceback.
+    ``options``: the other keywords of :func:`~ngram_core.stream.check_streamed`.
     """
-    from dask.distributed import Client, LocalCluster
+    import dask
+    import dask.distributed  # noqa: F401  (its defaults are in dask.config before set)
 
     b_paths = expand_paths(b_patterns)
-    cluster = None
-    if scheduler:
-        client = Client(scheduler)
-    else:
-        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
-        client = Client(cluster)
+    scratch = tempfile.mkdtemp(prefix="ngram-overlap-dask-")
+    config = {"distributed.scheduler.worker-ttl": WORKER_TTL,
+              "distributed.comm.timeouts.connect": f"{connect_timeout}s",
+              "temporary-directory": scratch}
     try:
-        return check_distributed(client, a_rows, b_paths, settings, blocksize=blocksize,
-                                 on_progress=on_progress, b_options=b_options, **options)
+        with dask.config.set(config):
+            for attempt in range(1, TRIES + 1):
+                # a scheduler that does not answer is said at once: no second wait
+                client, cluster = _connect(scheduler, workers, scratch, connect_timeout,
+                                           last=attempt == TRIES or bool(scheduler))
+                if client is None:
+                    continue
+                try:
+                    return check_distributed(client, a_rows, b_paths, settings,
+                                             blocksize=blocksize, on_progress=on_progress,
+                                             b_options=b_options, **options)
+                except InputError:
+                    raise
+                except Exception as e:            # a worker lost, a scheduler gone
+                    if attempt == TRIES:
+                        raise InputError("Dask", f"the run failed {TRIES} times; last: "
+                                                 f"{_reason(e)}") from None
+                finally:
+                    _close(client, cluster)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    raise AssertionError("unreachable")           # every try returns or raises
+
+
+def _reason(e: BaseException) -> str:
+    """An exception in a few words: its class and its first line."""
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return f"{type(e).__name__}: {first[:200]}" if first else type(e).__name__
+
+
+def _connect(scheduler: str | None, workers: int | None, scratch: str, timeout: float,
+             last: bool) -> tuple[Any, Any]:
+    """A client of the scheduler at ``scheduler``, or of a new local cluster (and that
+    cluster); ``(None, None)`` when it failed and another try remains."""
+    from dask.distributed import Client, LocalCluster
+
+    cluster = None
+    try:
+        if scheduler:
+            return _client_within(scheduler, timeout), None
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                               processes=True, dashboard_address=None,
+                               local_directory=scratch)
+        return Client(cluster, timeout=timeout), cluster
+    except Exception as e:
+        _close(None, cluster)
+        if not last:
+            return None, None
+        if scheduler:
+            raise InputError("--scheduler", f"{scheduler}: no Dask scheduler answered within "
+                                            f"{timeout:g} s ({_reason(e)}); a slower one: "
+                                            f"--connect-timeout SECONDS") from None
+        raise InputError("--engine dask", f"the local cluster did not start: "
+                                          f"{_reason(e)}") from None
+
+
+def _client_within(address: str, timeout: float) -> Any:
+    """A client of the scheduler at ``address``, or TimeoutError after ``timeout``
+    seconds: Dask's own timeout bounds the connection, not a peer that accepts it and
+    then says nothing (or speaks HTTP), which would wait without end."""
+    from dask.distributed import Client
+
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = Client(address, timeout=timeout)
+        except BaseException as e:          # handed to the caller's thread
+            made["error"] = e
+
+    thread = threading.Thread(target=connect, name="ngram-overlap-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1)
+    if thread.is_alive():
+        raise TimeoutError(f"no answer within {timeout:g} s")
+    if "error" in made:
+        raise made["error"]
+    return made["client"]
+
+
+def _close(client: Any, cluster: Any) -> None:
+    """Close a client and a cluster, whatever state they are in."""
+    for thing in (client, cluster):
+        if thing is not None:
+            try:
+                thing.close()
+            except Exception:
+                pass

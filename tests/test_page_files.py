@@ -213,7 +213,8 @@ def test_most_rows_shorter_than_n_name_the_longer_fields(page):
     assert page.inner_text("#b-short") == "4"
     assert page.inner_text("#b-warning") == (
         "4 of 4 rows of title are shorter than 13 tokens: nothing can match in them. "
-        "Longer fields: contents (26 tokens per row).")
+        "Longer fields: contents (26 tokens per row). Choose contents in the text field list "
+        "to read it.")
     assert page.inner_text("#flagged-figure") == "0.0%"
 
 

@@ -1,0 +1,118 @@
+"""Dask faults (#34, rows 4, 5 and 8): an address that is no scheduler, a cluster that
+fails the run, scratch folders: each ends with the right result or one line."""
+
+from __future__ import annotations
+
+import http.server
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import ngram_core.distributed as distributed
+from ngram_core.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "static" / "examples"
+A, B = str(EXAMPLES / "test-set.json"), str(EXAMPLES / "training-corpus.json")
+
+
+def run(*argv: str) -> tuple[int, str, str, float]:
+    out, err = io.StringIO(), io.StringIO()
+    started = time.monotonic()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue(), time.monotonic() - started
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def silent_server():
+    """A port that accepts connections and never says a word."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    return server
+
+
+def http_server():
+    """A web server (each request in a thread of its own, so that one left waiting for a
+    request line that never ends does not hold up its shutdown)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             http.server.SimpleHTTPRequestHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.mark.parametrize("kind", ["refused", "silent", "http"])
+def test_an_address_that_is_no_scheduler_is_one_line_within_15_seconds(kind):
+    server = None
+    if kind == "refused":
+        address = f"tcp://127.0.0.1:{free_port()}"
+    elif kind == "silent":
+        server = silent_server()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    else:
+        server = http_server()
+        address = f"tcp://127.0.0.1:{server.server_address[1]}"
+    try:
+        code, out, err, seconds = run(A, B, "--engine", "dask", "--scheduler", address)
+    finally:
+        if kind == "http":
+            server.shutdown()
+        elif server is not None:
+            server.close()
+    assert code == 2 and out == "" and seconds < 15, (seconds, err)
+    assert err.splitlines() == [err.strip()] and err.startswith(
+        f"ngram-overlap: --scheduler: {address}: no Dask scheduler answered within 10 s")
+    assert "Traceback" not in err
+
+
+def test_a_run_that_fails_on_the_cluster_is_tried_again_with_the_same_result(monkeypatch):
+    local_out = io.StringIO()
+    assert main([A, B, "--json"], local_out, io.StringIO()) == 0
+    real, calls = distributed.check_distributed, []
+
+    def lost_once(client, *args, **kwargs):        # the workers holding A's index lost
+        calls.append(client)
+        if len(calls) == 1:
+            raise KeyError("ngram-walk_partition-scatter: lost dependencies")
+        return real(client, *args, **kwargs)
+
+    monkeypatch.setattr(distributed, "check_distributed", lost_once)
+    code, out, err, _ = run(A, B, "--engine", "dask", "--workers", "1", "--json")
+    assert code == 0, err
+    assert len(calls) == 2 and calls[0] is not calls[1]          # a new cluster, sent again
+    assert json.loads(out) == json.loads(local_out.getvalue())
+
+
+def test_a_run_that_fails_twice_is_one_line(monkeypatch):
+    def always_lost(client, *args, **kwargs):
+        raise OSError("Timed out during handshake while connecting to tcp://127.0.0.1:1")
+
+    monkeypatch.setattr(distributed, "check_distributed", always_lost)
+    code, out, err, _ = run(A, B, "--engine", "dask", "--workers", "1")
+    assert code == 2 and out == ""
+    assert err == ("ngram-overlap: Dask: the run failed 2 times; last: OSError: Timed out "
+                   "during handshake while connecting to tcp://127.0.0.1:1\n")
+
+
+def test_a_local_cluster_leaves_no_scratch_folder(tmp_path):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    done = subprocess.run([sys.executable, "-m", "ngram_core", A, B, "--engine", "dask",
+                           "--workers", "1"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "TMPDIR": str(scratch)})
+    assert done.returncode == 0, done.stderr
+    assert list(scratch.iterdir()) == []
