@@ -361,6 +361,32 @@ def check_outputs(args: argparse.Namespace) -> list[Output]:
     return plan_outputs(asked, inputs)
 
 
+def file_stamps(paths: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Each file's size and modification time, to tell whether it changed while read."""
+    stamps = {}
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue                 # the reader says what is wrong with it
+        stamps[path] = (st.st_size, st.st_mtime_ns)
+    return stamps
+
+
+def check_unchanged(stamps: dict[str, tuple[int, int]]) -> None:
+    """Refuse a result read from a file that changed while it was read (a training
+    file still being written, cut or replaced): its rows are those of neither version."""
+    for path, stamp in stamps.items():
+        try:
+            st = os.stat(path)
+            now = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            now = None
+        if now != stamp:
+            raise InputError(path, "changed while it was read (size or time): the result "
+                                   "would be of neither version; nothing written")
+
+
 def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
@@ -427,7 +453,9 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
         out = stdout or (_tolerant(sys.stdout) if sys.stdout is not None else None)
         if out is None:
             raise InputError("standard output", "is closed: the result cannot be written")
+        stamps = file_stamps(expand_paths(args.b))
         result, reads = run(args, settings, bar)
+        check_unchanged(stamps)
         bar.clear()
         for role, read in reads:
             stderr.write(describe_read(role, read) + "\n")

@@ -257,3 +257,24 @@ def test_ctrl_c_is_one_line_and_status_130(monkeypatch):
     monkeypatch.setattr(cli, "run", interrupted)
     code, _, err = run(A, B)
     assert code == 130 and err == "ngram-overlap: interrupted\n"
+
+
+# --- 10: a training file that changes while it is read -----------------------------------
+
+def test_b_changed_while_read_is_exit_2_and_nothing_written(tmp_path, monkeypatch):
+    import ngram_core.cli as cli
+    b = copy_of_b(tmp_path)
+    out = tmp_path / "out.csv"
+    real = cli.run
+
+    def cut_meanwhile(*args, **kwargs):
+        result = real(*args, **kwargs)
+        with open(b, "r+b") as f:                  # the file is cut short meanwhile
+            f.truncate(b.stat().st_size // 2)
+        return result
+
+    monkeypatch.setattr(cli, "run", cut_meanwhile)
+    code, out_text, err = run(A, str(b), "--csv", str(out))
+    assert code == 2 and out_text == "" and not out.exists()
+    assert err == (f"ngram-overlap: {b}: changed while it was read (size or time): the result "
+                   f"would be of neither version; nothing written\n")
