@@ -408,8 +408,13 @@ class IdChoice(NamedTuple):
 
 def id_field_choice(table: Table) -> IdChoice:
     """The id field: of the fields named like ids (:func:`_id_candidates`), the
-    first whose values are present and different in every row of the file.
-    When none is, rows are numbered and the note names the field passed over::
+    first whose values are present and different in each of the file's first
+    :data:`SAMPLE_ROWS` rows, the rows every reading of the file sees first
+    (whole on the page, streamed in pieces by the command or on Dask), so the
+    choice never depends on how the file is read. A row past them without a
+    value gets its row number in the file as its id (a repeated value stays the
+    row's id). When no field is chosen, rows are numbered and the note names the
+    field passed over::
 
         >>> t = Table("t.tsv", "tsv", ["id", "s"], [{"id": "1", "s": "x"}, {"id": "1", "s": "y"}])
         >>> id_field_choice(t)
@@ -417,7 +422,7 @@ def id_field_choice(table: Table) -> IdChoice:
     """
     candidates = _id_candidates(table)
     for name in candidates:
-        if _unique(table, name, table.records):
+        if _unique(table, name):
             return IdChoice(name)
     if not candidates:
         return IdChoice(None)
@@ -758,13 +763,13 @@ def _expand(table: Table, name: str, have: set) -> list[str]:
 
 
 def select_rows(table: Table, text_fields: list[str] | None = None,
-                id_field: str | None = None) -> list[Row]:
+                id_field: str | None = None, number_missing_ids: bool = True) -> list[Row]:
     """Turn records into Rows (see :func:`select_rows_steps`)."""
-    return run_steps(select_rows_steps(table, text_fields, id_field))
+    return run_steps(select_rows_steps(table, text_fields, id_field, number_missing_ids))
 
 
 def select_rows_steps(table: Table, text_fields: list[str] | None = None,
-                      id_field: str | None = None):
+                      id_field: str | None = None, number_missing_ids: bool = True):
     """Turn records into Rows: the chosen text fields joined by a newline, and an id.
 
     A text field may be named by a path prefix, which stands for every field
@@ -772,8 +777,10 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
     a row with none is blank. With two or more fields, each row's ``parts``
     say where each field's text lies (one field: ``()``, the text is all
     its). ``id_field=None`` detects the id field and ``""`` asks for none;
-    without one the row number is the id. A field that no record has raises
-    an InputError naming the fields the file does have.
+    without one the row number is the id, and so it is for a row without a
+    value of the id field (``number_missing_ids`` False: ``""``, for a piece of
+    a file whose row numbers in the file are known only later). A field that
+    no record has raises an InputError naming the fields the file does have.
     """
     asked = list(text_fields) if text_fields else (yield from detect_text_fields_steps(table))
     if id_field is None:
@@ -789,11 +796,12 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
         if not expanded:
             raise _missing_field(table, f, "text")
         fields.extend(expanded)
-    rows = yield from _rows_steps(table, fields, id_field)
+    rows = yield from _rows_steps(table, fields, id_field, number_missing_ids)
     return rows
 
 
-def _rows_steps(table: Table, fields: list[str], id_field: str | None):
+def _rows_steps(table: Table, fields: list[str], id_field: str | None,
+                number_missing_ids: bool = True):
     rows, any_text, pacer = [], False, Pacer()
     several = len(fields) > 1
     for number, record in enumerate(table.records, 1):
@@ -802,7 +810,9 @@ def _rows_steps(table: Table, fields: list[str], id_field: str | None):
         present = [(f, value_text(record.get(f))) for f in fields if record.get(f) is not None]
         any_text = any_text or bool(present)
         ident = record.get(id_field) if id_field else None
-        ident = str(number) if ident is None else value_text(ident)
+        ident = value_text(ident) if ident is not None else ""
+        if not ident and (number_missing_ids or not id_field):
+            ident = str(number)
         if several:
             rows.append(Row(number, ident, "\n".join(t for _, t in present),
                             _parts(present)))

@@ -63,7 +63,7 @@ from .index import build_index, count_rows_steps
 from .match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify, contained_in_row,
                     contained_rows, coverage, covered_runs, dirty_by_part, masked_at, set_contained,
                     short_pieces, short_rows_by_prefix)
-from .fields import ShortCount, choose_fields, field_stats, select_rows
+from .fields import SAMPLE_ROWS, ShortCount, choose_fields, field_stats, select_rows
 from .readers import format_from_name, is_utf16, read_table, text_rows_read
 from .table import ReadOptions, Row
 from .report import summarize
@@ -177,7 +177,7 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
     """
     if part.pieces is not None:
         table = columnar_table(part.path, part.pieces[:2])
-        yield select_rows(table, fields, id_field) if table.records else []
+        yield select_rows(table, fields, id_field, False) if table.records else []
         return
     if part.end >= 0:
         data, first = read_line_block(part.path, part.start, part.end)
@@ -189,7 +189,7 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
         return
     table = read_path_table(part.path, part.options)
     table.source = part.path
-    yield select_rows(table, fields, id_field)
+    yield select_rows(table, fields, id_field, False)
 
 
 def _rows_of(data: bytes, part: Partition, fields: list[str], id_field: str,
@@ -203,7 +203,7 @@ def _rows_of(data: bytes, part: Partition, fields: list[str], id_field: str,
         if e.line is not None:
             e.line += lines_before_data()
         raise
-    return select_rows(table, fields, id_field)
+    return select_rows(table, fields, id_field, False)
 
 
 def _by_line(options: ReadOptions) -> bool:
@@ -544,7 +544,7 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
     for a_row, key in keys.items():
         if a_row not in out.best or key < out.best[a_row].key:
             r = key.b_row - first_row
-            out.best[a_row] = BestSpan(key, rows[r].id if with_ids else None,
+            out.best[a_row] = BestSpan(key, (rows[r].id or None) if with_ids else None,
                                        chars(r, key.b_start, -key.neg_windows + n - 1))
     for piece, (r, b_start) in contained_at.items():
         out.contained[piece] = Contained(RowAt(out.partition, first_row + r), b_start,
@@ -610,6 +610,13 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
     rows are counted later, by the walk)."""
     try:
         table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
+        head = FIELD_SAMPLE_BYTES
+        while len(table) < SAMPLE_ROWS:   # the rows every reading judges the id field on
+            head *= 4
+            more = read_path_table(part.path, part.options, head=head)
+            if len(more) == len(table):
+                break                     # the whole file
+            table = more
     except InputError:
         if _by_line(part.options):     # whole lines of JSONL or text: a real error, at once
             raise
