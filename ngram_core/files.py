@@ -564,7 +564,8 @@ def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]
     try:
         with open(path, "rb") as f:
             stream: _Readable = _decompressing(path, f) if is_compressed(path) else f
-            carry, lines = b"", 0
+            pending: list[bytes] = []       # a line's start, read but not yet ended
+            lines = 0
             while True:
                 try:
                     data = stream.read(chunk_bytes)
@@ -572,16 +573,16 @@ def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]
                     raise InputError(path, f"cannot be decompressed: {e}") from None
                 if not data:
                     break
-                data = carry + data
                 cut = data.rfind(b"\n") + 1
-                if cut == 0:                # no line break yet: a long line goes on
-                    carry = data
+                if cut == 0:                # no line break yet: a long line goes on, kept
+                    pending.append(data)    # in parts (joined once: linear in the line)
                     continue
-                piece, carry = data[:cut], data[cut:]
+                piece = b"".join([*pending, data[:cut]])
+                pending = [data[cut:]] if cut < len(data) else []
                 yield piece, lines
                 lines += piece.count(b"\n")
-            if carry:
-                yield carry, lines
+            if pending:
+                yield b"".join(pending), lines
     except OSError as e:
         raise _unreadable(path, e) from None
 

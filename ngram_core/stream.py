@@ -170,26 +170,57 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
 def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Iterator[list[Row]]:
     """The rows of one partition, in pieces of bounded size, numbered from 1 within each.
 
-    A Parquet row group or a byte range is one piece. A whole JSONL or
-    line-by-line text file (compressed or not) streams in pieces of about
-    ``part.chunk`` bytes, so a worker's memory does not grow with the shard.
-    Any other file (CSV, a JSON document, paragraphs, UTF-16) is read whole.
+    A Parquet row group is one piece. A byte range, and a whole JSONL or
+    line-by-line text file (compressed or not), go in pieces of at most
+    :data:`PIECE_BYTES` of whole lines (a longer line is a piece of its own), so
+    a worker's memory is bounded by the piece, not the shard, even where a piece
+    holds millions of one-word rows. Any other file (CSV, a JSON document,
+    paragraphs, UTF-16) is read whole.
     """
     if part.pieces is not None:
         table = columnar_table(part.path, part.pieces[:2])
         yield select_rows(table, fields, id_field, False) if table.records else []
         return
     if part.end >= 0:
-        data, first = read_line_block(part.path, part.start, part.end)
-        yield _rows_of(data, part, fields, id_field, lambda: lines_before(part.path, first))
+        block, first = read_line_block(part.path, part.start, part.end)
+        for data, before in line_pieces(block):
+            yield _rows_of(data, part, fields, id_field,
+                           lambda before=before: lines_before(part.path, first) + before)
         return
     if _by_line(part.options) and not part.whole:
-        for data, lines in iter_line_chunks(part.path, part.chunk):
+        for data, lines in iter_line_chunks(part.path, min(part.chunk, PIECE_BYTES)):
             yield _rows_of(data, part, fields, id_field, lambda: lines)
         return
     table = read_path_table(part.path, part.options)
     table.source = part.path
     yield select_rows(table, fields, id_field, False)
+
+
+#: Bytes of whole lines a worker reads, tokenizes and walks at a time: a piece's rows
+#: cost about 250 bytes each however short (a Row and its tokens), so a piece of one-
+#: word lines holds 200,000 of them where 16 MiB would hold 3 million.
+PIECE_BYTES = 1 << 20
+
+
+def line_pieces(data: bytes, piece_bytes: int = PIECE_BYTES) -> Iterator[tuple[bytes, int]]:
+    """``data`` (whole lines) in pieces of whole lines of at most ``piece_bytes`` (a
+    longer line alone), each with the count of lines before it in ``data``::
+
+        >>> list(line_pieces(b"a\\nbb\\ncc\\nd", piece_bytes=5))
+        [(b'a\\nbb\\n', 0), (b'cc\\nd', 2)]
+    """
+    start, lines = 0, 0
+    while start < len(data):
+        stop = start + piece_bytes
+        if stop >= len(data):
+            stop = len(data)
+        else:
+            cut = data.rfind(b"\n", start, stop) + 1
+            stop = cut if cut > start else (data.find(b"\n", stop) + 1 or len(data))
+        piece = data[start:stop]
+        yield piece, lines
+        lines += piece.count(b"\n")
+        start = stop
 
 
 def _rows_of(data: bytes, part: Partition, fields: list[str], id_field: str,

@@ -45,11 +45,15 @@ def silent_server():
     return server
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
 def http_server():
     """A web server (each request in a thread of its own, so that one left waiting for a
     request line that never ends does not hold up its shutdown)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             http.server.SimpleHTTPRequestHandler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
