@@ -42,6 +42,7 @@ without pyarrow and numpy).
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from bisect import bisect_left, bisect_right
@@ -185,7 +186,7 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
         block, first = read_line_block(part.path, part.start, part.end)
         for data, before in line_pieces(block):
             yield _rows_of(data, part, fields, id_field,
-                           lambda before=before: lines_before(part.path, first) + before)
+                           functools.partial(_lines_before_piece, part.path, first, before))
         return
     if _by_line(part.options) and not part.whole:
         for data, lines in iter_line_chunks(part.path, min(part.chunk, PIECE_BYTES)):
@@ -221,6 +222,12 @@ def line_pieces(data: bytes, piece_bytes: int = PIECE_BYTES) -> Iterator[tuple[b
         yield piece, lines
         lines += piece.count(b"\n")
         start = stop
+
+
+def _lines_before_piece(path: str, first: int, before: int) -> int:
+    """Lines of ``path`` before a piece: those before its block's byte ``first``, then
+    ``before`` in the block (counted only for an error message)."""
+    return lines_before(path, first) + before
 
 
 def _rows_of(data: bytes, part: Partition, fields: list[str], id_field: str,
