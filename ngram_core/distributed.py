@@ -66,7 +66,7 @@ def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
 #: Seconds to reach a scheduler before saying no scheduler answered (``--connect-timeout``).
 CONNECT_TIMEOUT = 10.0
 #: A worker not heard from for this long (frozen, cut off) is dropped and its work redone.
-WORKER_TTL = "60s"
+WORKER_TTL = "30s"
 #: Tries of a whole run: a cluster that fails to start, or loses the workers holding A's
 #: index, is started (or joined) again once, and A's index sent again.
 TRIES = 2

@@ -7,6 +7,7 @@ import http.server
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -120,3 +121,90 @@ def test_a_local_cluster_leaves_no_scratch_folder(tmp_path):
                           timeout=300, env={**os.environ, "TMPDIR": str(scratch)})
     assert done.returncode == 0, done.stderr
     assert list(scratch.iterdir()) == []
+
+
+# --- 4: workers killed or frozen by pid --------------------------------------------------
+
+def spawned_workers(pid: int) -> list[int]:
+    """The Dask worker processes a run started (multiprocessing's spawned children)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command:
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """A test set and 25 MB of training rows (three of them leaked), and the local
+    result: what every run with lost workers must give, or one line."""
+    import random
+    folder = tmp_path_factory.mktemp("corpus")
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(20_000)]
+    a, b = folder / "test.jsonl", folder / "train.jsonl"
+    tests = [" ".join(rng.choice(words) for _ in range(40)) for _ in range(500)]
+    a.write_text("".join(json.dumps({"id": f"a{i}", "text": t}) + "\n"
+                         for i, t in enumerate(tests)))
+    with open(b, "w") as f:
+        for i in range(60_000):
+            text = " ".join(rng.choice(words) for _ in range(60))
+            if i in (10, 30_000, 59_000):
+                text += " " + tests[i % 500]
+            f.write(json.dumps({"id": f"d{i}", "text": text}) + "\n")
+    out = io.StringIO()
+    assert main([str(a), str(b), "--json"], out, io.StringIO()) == 0
+    return a, b, json.loads(out.getvalue())
+
+
+def run_and_hurt(corpus, hurt, after: float, count: int) -> tuple[int, str, str, float]:
+    a, b, _ = corpus
+    started = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-m", "ngram_core", str(a), str(b),
+                                "--engine", "dask", "--workers", "2", "--blocksize", "4MiB",
+                                "--json"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    while len(spawned_workers(process.pid)) < 2 and process.poll() is None:
+        time.sleep(0.05)
+    time.sleep(after)
+    hurt_pids = spawned_workers(process.pid)[:count]
+    for pid in hurt_pids:
+        os.kill(pid, hurt)
+    try:
+        out, err = process.communicate(timeout=400)
+    finally:
+        for pid in hurt_pids:               # a frozen worker let go, whatever happened
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except OSError:
+                pass
+    return process.returncode, out, err, time.monotonic() - started
+
+
+def right_result_or_one_line(corpus, code: int, out: str, err: str) -> None:
+    assert "Traceback" not in err
+    if code == 0:
+        assert json.loads(out) == corpus[2]
+    else:
+        assert code == 2 and err.strip().splitlines()[-1].startswith("ngram-overlap: ")
+
+
+@pytest.mark.parametrize("after, count", [(0.0, 1), (0.8, 1), (0.8, 2)])
+def test_workers_killed_at_start_or_while_a_is_sent_end_right_or_in_one_line(corpus, after,
+                                                                             count):
+    code, out, err, _ = run_and_hurt(corpus, signal.SIGKILL, after, count)
+    right_result_or_one_line(corpus, code, out, err)
+
+
+def test_a_frozen_worker_is_dropped_and_the_run_ends_within_two_minutes_more(corpus):
+    clean = run_and_hurt(corpus, signal.SIGCONT, 0.0, 0)
+    code, out, err, seconds = run_and_hurt(corpus, signal.SIGSTOP, 0.8, 1)
+    right_result_or_one_line(corpus, code, out, err)
+    assert seconds < clean[3] + 120, (seconds, clean[3])
