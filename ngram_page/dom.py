@@ -3,7 +3,10 @@
 The browser-only imports are here and nowhere else in ngram_page: in CPython
 (the unit tests) ``js`` and the pyodide names are ``None`` and nothing here is
 called. Untrusted text (file contents, ids, field and file names) only ever
-goes in as text: ``textContent``, ``createTextNode``, ``Option`` text, never HTML.
+goes in as text: ``textContent``, ``createTextNode``, ``Option`` text, never HTML;
+and, but in the panes that show a row's own text, with its control characters
+made visible (``\x1b``: :func:`~ngram_core.errors.visible`), as the command
+shows them.
 
 Every listener is added once, at start, for the page's life (ngram_page.start wires
 them): each handler's proxy is made here and lives as long as the page, so
@@ -13,6 +16,8 @@ source at start: 25 ms of the tab's first second.)
 """
 
 from __future__ import annotations
+
+from ngram_core.errors import visible
 
 from .text import excerpt, excerpt_note
 
@@ -35,7 +40,7 @@ def el(element_id: str):
 
 
 def set_text(element_id: str, text: str) -> None:
-    el(element_id).textContent = text
+    el(element_id).textContent = visible(text)
 
 
 def on(target, event: str, handler) -> None:
@@ -62,7 +67,7 @@ def create(tag: str, text: str = "", class_name: str = "", file_text: bool = Fal
     if class_name:
         element.className = class_name
     if text:
-        element.textContent = text
+        element.textContent = visible(text)
     if file_text:
         element.dir = "auto"
     return element
@@ -76,13 +81,16 @@ def js_object(values: dict):
 def fill_options(select, values: list, labels: list, chosen: list, blank_label=None) -> None:
     """Fill a <select> in one go (a file may have 10,000 fields): option texts
     ``labels``, values ``values``; ``blank_label`` adds a first option of value ""."""
-    js.ngramFillOptions(select, to_js(values), to_js(labels), to_js(chosen), blank_label)
+    js.ngramFillOptions(select, to_js(values), to_js([visible(label) for label in labels]),
+                        to_js(chosen), blank_label)
 
 
 def fill_rows(body, rows: list) -> None:
     """Replace a table body with ``rows`` in one call (boot.js's ``ngramFillRows``):
     each ``[position, flagged, [[text, kind], ...]]``, every text set as text."""
-    js.ngramFillRows(body, to_js(rows))
+    shown = [[position, flagged, [[visible(text), kind] for text, kind in cells]]
+             for position, flagged, cells in rows]
+    js.ngramFillRows(body, to_js(shown))
 
 
 def fill_table(table_id: str, lines, numeric_from: int = 1) -> None:
@@ -94,7 +102,7 @@ def fill_table(table_id: str, lines, numeric_from: int = 1) -> None:
         row = body.insertRow()
         for i, value in enumerate(line):
             cell = row.insertCell()
-            cell.textContent = value
+            cell.textContent = visible(value)
             if i >= numeric_from:
                 cell.className = "num"
 

@@ -7,6 +7,8 @@ fails the test.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from browser import TIMEOUT_MS, page, runs, site, wait_for_run  # noqa: F401 (fixtures)
@@ -71,6 +73,21 @@ def test_hostile_field_and_file_names_render_as_text(page):
     assert page.inner_text("#a-error").startswith('<img src=x onerror="window.__pwned=1">.json')
     assert page.locator("img").count() == 0 and page.locator("body script").count() <= 1
     assert page.evaluate("window.__pwned") is None
+
+
+def test_escape_sequences_in_ids_and_names_are_shown_not_hidden(page):
+    """#34: an id or a field name holding a control character shows it as ``\x1b``,
+    as the command's terminal does; the row's own text in the panes keeps its bytes."""
+    text = "the quick brown fox jumps over the lazy dog near the quiet river bank at dawn"
+    a = "".join(json.dumps({"id": f"q\x1b[8m{i}", "question": f"{text} {i}"}) + "\n"
+                for i in range(2))
+    b = json.dumps({"id": "b\x1b]52;c;aGk=\x07", "text\x1b[2J": text}) + "\n"
+    load_pair(page, ("a.jsonl", a.encode()), ("b.jsonl", b.encode()))
+    ids = page.locator("#rows-table tbody span.id").all_inner_texts()
+    assert "q\\x1b[8m0" in ids and "b\\x1b]52;c;aGk=\\x07" in ids        # A's and B's ids
+    options = page.locator("#b-text-field option").all_inner_texts()
+    assert any(o.startswith("text\\x1b[2J \u2014") for o in options)
+    assert "\x1b" not in page.inner_text("#settings-line") + page.inner_text("#rows-table")
 
 
 @pytest.mark.parametrize("case", list(pathological.CASES))
