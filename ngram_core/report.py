@@ -149,6 +149,8 @@ class Summary:
     #: whole), and of those, the ones not flagged (no shared window)
     contained_checkable: int = 0
     contained_unflagged: int = 0
+    #: of the ``contained`` rows, those found by one of their fields, not whole
+    contained_fields: int = 0
     #: A's template, left out of matching (:mod:`~ngram_core.template`): its distinct
     #: windows, the rows holding one, and a sentence per passage
     template_windows: int = 0
@@ -185,7 +187,7 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
     """Count the rows (one pass: it runs on 200,000-row files in the page); with
     ``a_rows`` (and their tokens' ``part_ends``), A's figures per field."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
-    contained = contained_checkable = contained_unflagged = 0
+    contained = contained_checkable = contained_unflagged = contained_fields = 0
     is_flagged_row = flag_rule(settings.threshold)
     for m in matches:
         status = m.status
@@ -203,6 +205,7 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         else:
             blank += 1
         contained += found_whole
+        contained_fields += found_whole and m.contained_part is not None
         if m.duplicate_of is not None:
             duplicates += 1
             duplicates_short += status == SHORT
@@ -214,6 +217,7 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         tokenizer=tokenizer.backend, unicode_version=tokenizer.unicode_version,
         contained=contained, windows_ignored=windows_ignored,
         contained_checkable=contained_checkable, contained_unflagged=contained_unflagged,
+        contained_fields=contained_fields,
         short_min=settings.short_min,
         max_b_rows=settings.max_b_rows, a_fields=list(a_fields), b_fields=list(b_fields),
         template_windows=len(template.windows), template_rows=template.rows,
@@ -254,10 +258,16 @@ def headline(s: Summary) -> str:
     blank = f"{s.blank} {'is' if s.blank == 1 else 'are'} blank"
     sentence = f"{first} {short} and {blank}, so they sit outside every denominator."
     contained_short = s.contained - s.contained_checkable
+    by_field = s.contained_fields - s.contained_checkable       # a checkable row: by a field
     if contained_short:
         sentence += (f" {contained_short} of the short rows "
                      f"{'is' if contained_short == 1 else 'are'} "
-                     f"contained whole in a row of the other file.")
+                     f"contained whole in a row of the other file")
+        if by_field == contained_short:
+            sentence += f" (by one of {'its' if by_field == 1 else 'their'} fields)"
+        elif by_field:
+            sentence += f" ({by_field:,} of them by one of their fields)"
+        sentence += "."
     if s.contained_checkable:
         one = s.contained_checkable == 1
         sentence += (f" {_rows(s.contained_checkable)} {'has' if one else 'have'} a field "
