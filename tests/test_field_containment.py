@@ -129,3 +129,15 @@ def test_streamed_finds_the_same_contained_fields_as_indexed(tmp_path, rows, b_t
                                  b_fields=["text"], blocksize=blocksize)
     assert streamed.summary.as_dict() == indexed.summary.as_dict()
     assert streamed.rows_csv() == indexed.rows_csv()
+
+
+def test_a_short_row_found_by_one_of_its_fields_is_said_so():
+    from ngram_core.report import headline
+    question, options = "Which organ of the human body makes insulin", "Liver\nPancreas"
+    a = [Row(1, "q1", f"{question}\n{options}", (("question", 0, len(question)),
+         ("choices", len(question) + 1, len(question) + 1 + len(options))))]
+    b = [Row(1, "w1", f"Biology notes: {question.lower()}? The pancreas does.")]
+    s = run_check(a, b, Settings()).summary
+    assert (s.short, s.contained, s.contained_checkable, s.contained_fields) == (1, 1, 0, 1)
+    assert headline(s).endswith(" 1 of the short rows is contained whole in a row of the other "
+                                "file (by one of its fields).")
