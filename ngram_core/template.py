@@ -33,6 +33,8 @@ masked, 7 lies in the item::
 from __future__ import annotations
 
 import math
+import re
+from bisect import bisect_right
 from collections import Counter
 from itertools import islice
 from typing import NamedTuple
@@ -91,17 +93,41 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
     need = max(TEMPLATE_MIN_ROWS, math.ceil(TEMPLATE_SHARE * with_text))
     if with_text < need:
         return NO_TEMPLATE
-    rows_of: Counter = Counter()
-    width = 4 * n
+    # Every token of a window in `need` rows is in `need` rows: only the runs of n or more
+    # such tokens can hold one (in prose, a run of 13 words each in half the rows is a
+    # template or nothing), so only their windows are counted, and exactly.
+    ids = a.ids
+    token_rows: Counter = Counter()
     pacer = Pacer()
     for r in range(rows):
-        first, last = 4 * offsets[r], 4 * (offsets[r + 1] - n)
-        if last >= first:
-            rows_of.update(set(map(buf.__getitem__, map(slice, range(first, last + 4, 4),
-                                                         range(first + width, last + width + 4,
-                                                               4)))))
+        token_rows.update(set(ids[offsets[r]:offsets[r + 1]]))
         if pacer.due():
-            yield offsets[r]
+            yield offsets[r] // 2
+    common = frozenset(token for token, count in token_rows.items() if count >= need)
+    if not common:
+        return NO_TEMPLATE
+    flags = bytes(map(common.__contains__, ids))
+    rows_of: Counter = Counter()
+    width = 4 * n
+    row_windows: set = set()                      # the windows of the row `current`
+    current = -1
+    for run in re.finditer(b"\x01{%d,}" % n, flags):
+        start, end = run.span()
+        r = bisect_right(offsets, start) - 1
+        while start <= end - n:                   # the run's part in each row it crosses
+            stop = min(end, offsets[r + 1])
+            if stop - start >= n:
+                if r != current:                  # each row's windows counted once
+                    rows_of.update(row_windows)
+                    row_windows, current = set(), r
+                first, last = 4 * start, 4 * (stop - n)
+                row_windows.update(map(buf.__getitem__, map(slice, range(first, last + 4, 4),
+                                                             range(first + width,
+                                                                   last + width + 4, 4))))
+            start, r = stop, r + 1
+        if pacer.due():
+            yield offsets[min(r, rows)] // 2 + offsets[rows] // 2
+    rows_of.update(row_windows)
     windows = frozenset(key for key, count in rows_of.items() if count >= need)
     if not windows:
         return NO_TEMPLATE
