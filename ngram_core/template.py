@@ -111,12 +111,14 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
     width = 4 * n
     row_windows: set = set()                      # the windows of the row `current`
     current = -1
+    in_rows: list[tuple[int, int, int]] = []      # (row, start, stop): runs cut at rows
     for run in re.finditer(b"\x01{%d,}" % n, flags):
         start, end = run.span()
         r = bisect_right(offsets, start) - 1
         while start <= end - n:                   # the run's part in each row it crosses
             stop = min(end, offsets[r + 1])
             if stop - start >= n:
+                in_rows.append((r, start, stop))
                 if r != current:                  # each row's windows counted once
                     rows_of.update(row_windows)
                     row_windows, current = set(), r
@@ -131,13 +133,16 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
     windows = frozenset(key for key, count in rows_of.items() if count >= need)
     if not windows:
         return NO_TEMPLATE
+    found_in: dict[int, list[int]] = {}   # row -> its template windows' starts, in order
+    for r, start, stop in in_rows:        # a template window lies in a run of common tokens
+        found_in.setdefault(r, []).extend(
+            g - offsets[r] for g in range(start, stop - n + 1)
+            if buf[4 * g:4 * g + width] in windows)
     holding = 0                           # rows holding a template window
     first_row, starts = -1, []            # the first of them, and its template's starts
     masked: list[int] = []
-    for r in range(rows):
+    for r, found in found_in.items():     # rows in file order
         begin, end = offsets[r], offsets[r + 1]
-        found = [g - begin for g in range(begin, end - n + 1)
-                 if buf[4 * g:4 * g + width] in windows]
         edges = covered_runs(found, n)           # the template's tokens in this row
         if found and edges != [0, end - begin]:  # a row all template is its own item
             holding += 1
