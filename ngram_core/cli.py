@@ -245,18 +245,17 @@ def check_flags(args: argparse.Namespace) -> int:
     return blocksize
 
 
-def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar
-        ) -> tuple[Report, list[tuple[str, FileRead]]]:
+def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths: list[str],
+        blocksize: int) -> tuple[Report, list[tuple[str, FileRead]]]:
     """The check the arguments ask for, and what was read from each file
     (``("A", read)``, ...). A is indexed; B is indexed whole when small and
     plain (:func:`~ngram_core.files.index_b_whole`, as the page does), else
-    streamed past A's index in bounded pieces, in this process or on Dask."""
-    blocksize = check_flags(args)
+    streamed past A's index in bounded pieces, in this process or on Dask. ``b_paths``:
+    B's files, its globs expanded; ``blocksize``: :func:`check_flags`' value."""
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options)
     reads: list[tuple[str, FileRead]] = [("A", a) for a in a_reads]
     like = None if args.a_field else a_reads[0].text_fields    # same schema, same text
-    b_paths = expand_paths(args.b)
     if args.engine == "local" and index_b_whole(b_paths):   # small B: indexed, as on the page
         b_rows, b_files, b_reads = load_rows_by_file(b_paths, args.b_field, args.b_id_field,
                                                      b_options, like)
@@ -353,11 +352,12 @@ def render_field_table(result: Report) -> str:
 OUTPUT_FLAGS = ("csv", "rows_csv", "clean_out", "dirty_out")
 
 
-def check_outputs(args: argparse.Namespace) -> list[Output]:
-    """Every output path asked for can be written and harms no input: checked before
-    the work starts (:func:`~ngram_core.outputs.plan_outputs`)."""
+def check_outputs(args: argparse.Namespace, b_paths: Sequence[str]) -> list[Output]:
+    """Every output path asked for can be written and harms no input (A, ``b_paths``,
+    the scores file): checked before the work starts
+    (:func:`~ngram_core.outputs.plan_outputs`)."""
     asked = [(_flag(name), getattr(args, name)) for name in OUTPUT_FLAGS if getattr(args, name)]
-    inputs = [args.a, *expand_paths(args.b), *([args.scores] if args.scores else [])]
+    inputs = [args.a, *b_paths, *([args.scores] if args.scores else [])]
     return plan_outputs(asked, inputs)
 
 
@@ -448,13 +448,14 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
                             threshold=args.threshold, backend=args.tokenizer,
                             short_min=args.short_min, max_b_rows=args.max_b_rows,
                             keep_template=args.keep_template)
-        check_flags(args)
-        planned = check_outputs(args)
+        blocksize = check_flags(args)
+        b_paths = expand_paths(args.b)
+        planned = check_outputs(args, b_paths)
         out = stdout or (_tolerant(sys.stdout) if sys.stdout is not None else None)
         if out is None:
             raise InputError("standard output", "is closed: the result cannot be written")
-        stamps = file_stamps(expand_paths(args.b))
-        result, reads = run(args, settings, bar)
+        stamps = file_stamps(b_paths)
+        result, reads = run(args, settings, bar, b_paths, blocksize)
         check_unchanged(stamps)
         bar.clear()
         for role, read in reads:

@@ -671,8 +671,10 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
              total: Combined, parts: Sequence[Partition],
              windows_ignored: int = 0,
              fields: tuple[Sequence[str], Sequence[str]] = ((), ()),
-             windows_capped: int = 0, template: Template = NO_TEMPLATE) -> StreamedResult:
-    """Turn the combined partials into per-row matches, the summary and the CSV."""
+             windows_capped: int = 0, template: Template = NO_TEMPLATE,
+             pieces: Sequence[ShortPiece] = ()) -> StreamedResult:
+    """Turn the combined partials into per-row matches, the summary and the CSV;
+    ``pieces``: A's short pieces, as numbered in ``total.contained``."""
     n = settings.n
     parts_paths = {part.file_index: part.path for part in parts}
     # global B row numbers: partitions in order, rows in order
@@ -688,7 +690,6 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
     starts_by_row: dict[int, list[int]] = {}
     for q in sorted(total.starts):
         starts_by_row.setdefault(bisect_right(a.offsets, q) - 1, []).append(q)
-    pieces = short_pieces(a, n, settings.short_min)
     contained = contained_rows(total.contained, pieces)
     matches = []
     for r, row in enumerate(a_rows):
@@ -799,7 +800,7 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
         total.add_best(walked[part.index])
     read = (a_fields, list(dict.fromkeys(f for fields, _ in choices.values() for f in fields)))
     result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read, capped,
-                      template)
+                      template, index.pieces)
     result.b_reads, result.b_counts = _b_files(reads, walked.values(), settings.n)
     if definitions:
         result.definitions = _definitions(executor, a_rows, parts, choices)
