@@ -61,10 +61,11 @@ class Layout(NamedTuple):
     width: int
 
 
-def _columns(line: str) -> list[str]:
+def _columns(line: str, most: int = -1) -> list[str]:
     """A token line's columns: split at tabs when it has one (CoNLL-U, where a
-    word may hold a space), else at runs of whitespace (CoNLL-2003)."""
-    return line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
+    word may hold a space), else at runs of whitespace (CoNLL-2003); with ``most``,
+    at most that many splits (the rest is the last column)."""
+    return line.rstrip("\r\n").split("\t", most) if "\t" in line else line.split(None, most)
 
 
 def conll_layout(lines: list[str], min_lines: int = MIN_TOKEN_LINES) -> Layout | None:
@@ -111,7 +112,9 @@ def _detect(lines: list[str], min_lines: int) -> Layout | None:
         if not in_block:
             blocks += 1
             in_block = True
-        token_lines.append(_columns(line))
+        # more than MAX_COLUMNS columns is no token line, however many: a 20 MB line of
+        # prose is not split into its 3 million words to learn that
+        token_lines.append(_columns(line, MAX_COLUMNS))
         if len(token_lines) >= SAMPLE_LINES:
             break
     if len(token_lines) < max(min_lines, 1) or blocks < 2 or len(token_lines) < 2 * blocks:

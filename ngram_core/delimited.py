@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 from .errors import InputError
 from .steps import Pacer, run_steps
@@ -326,6 +328,43 @@ def quotes_read_as_text(table: Table) -> bool:
     return table.delimiter is not None and _literal_note(table.delimiter) in table.notes
 
 
+class Dialect(NamedTuple):
+    """How a delimited text is cut, decided from its start (:func:`detect_dialect`)."""
+    delimiter: str
+    skipped: int                  # lines above the header that are not rows
+    header: bool
+
+
+def detect_dialect(text: str, fmt: str, options: ReadOptions) -> Dialect:
+    """The separator, the lines above the header and whether there is a header,
+    from the first 64 KiB of ``text`` (after its preamble) only: a file's first MiB
+    decides as the whole file does. ``options`` may fix the separator or the header."""
+    preferred = "\t" if fmt == "tsv" else ","
+    delimiter = options.delimiter or detect_delimiter(text, preferred)
+    skipped = preamble_lines(text, delimiter) if options.header is not False else 0
+    sample = sample_rows(without_preamble(text, skipped), delimiter)
+    has_header = detect_header(sample) if options.header is None else options.header
+    return Dialect(delimiter, skipped, has_header)
+
+
+def without_preamble(text: str, skipped: int) -> str:
+    """``text`` with its first ``skipped`` lines blank (line numbers hold: the reader
+    skips blank lines)."""
+    return "\n" * skipped + _after_lines(text, skipped) if skipped else text
+
+
+def delimited_notes(dialect: Dialect, width: int, literal: bool) -> list[str]:
+    """What the reading of a delimited text says of it."""
+    notes = [_dialect_note(dialect.delimiter, width, dialect.header)]
+    skipped = dialect.skipped
+    if skipped:
+        notes.append((f"lines 1-{skipped}, above the header, are not rows" if skipped > 1 else
+                      "line 1, above the header, is not a row") + " (a title, comments or empty cells)")
+    if literal:
+        notes.append(_literal_note(dialect.delimiter))
+    return notes
+
+
 def read_delimited_steps(text: str, name: str, fmt: str, options: ReadOptions):
     """Read a delimited text: detect the separator and the header, then the records.
 
@@ -338,19 +377,15 @@ def read_delimited_steps(text: str, name: str, fmt: str, options: ReadOptions):
     ``1,"a, b"`` under ``id,text`` (lines of two commas and of one) is still
     the two fields ``1`` and ``a, b``.
     """
-    preferred = "\t" if fmt == "tsv" else ","
-    delimiter = options.delimiter or detect_delimiter(text, preferred)
-    skipped = preamble_lines(text, delimiter) if options.header is not False else 0
-    if skipped:      # blank lines in their place: the reader skips them, line numbers hold
-        text = "\n" * skipped + _after_lines(text, skipped)
-    sample = sample_rows(text, delimiter)
-    has_header = detect_header(sample) if options.header is None else options.header
+    dialect = detect_dialect(text, fmt, options)
+    delimiter, has_header = dialect.delimiter, dialect.header
+    text = without_preamble(text, dialect.skipped)
     plain = _even_lines(text, delimiter) if '"' in text else None
     old_limit = csv.field_size_limit()
     csv.field_size_limit(max(old_limit, len(text) + 1))
     try:
-        fields, records, lines = yield from _delimited_records(text, name, delimiter,
-                                                               has_header)
+        fields, records, lines = yield from _collected(
+            quoted_records(io.StringIO(text, newline=""), name, delimiter, has_header))
         literal = plain is not None and \
             len(records) + bool(has_header and fields) < plain[1]
     except _Unquotable as e:
@@ -360,16 +395,11 @@ def read_delimited_steps(text: str, name: str, fmt: str, options: ReadOptions):
     finally:
         csv.field_size_limit(old_limit)
     if literal and plain is not None:
-        fields, records, lines = yield from _literal_records(plain[0], name, delimiter,
-                                                             has_header)
+        fields, records, lines = yield from _collected(
+            literal_records(plain[0], name, delimiter, has_header))
     if has_header and fields and not records:
         raise InputError(name, "has a header row but no rows under it")
-    notes = [_dialect_note(delimiter, len(fields), has_header)]
-    if skipped:
-        notes.append((f"lines 1-{skipped}, above the header, are not rows" if skipped > 1 else
-                      "line 1, above the header, is not a row") + " (a title, comments or empty cells)")
-    if literal:
-        notes.append(_literal_note(delimiter))
+    notes = delimited_notes(dialect, len(fields), literal)
     return Table(name, "tsv" if delimiter == "\t" else "csv", fields, records, lines,
                  delimiter=delimiter, header=has_header, notes=notes)
 
@@ -379,33 +409,73 @@ def _even_lines(text: str, delimiter: str) -> tuple[list[str], int] | None:
     is not empty holds the same number (1 or more) of ``delimiter``; else None.
     ``"a\\tb\\n\\nc\\td\\n"`` -> ``(["a\\tb", "", "c\\td", ""], 2)``."""
     lines = split_lines(text)
-    count, filled = -1, 0
+    even = EvenLines(delimiter)
     for line in lines:
-        if line:
-            n = line.count(delimiter)
-            if n != count:
-                if count >= 0 or n == 0:
-                    return None
-                count = n
-            filled += 1
-    return (lines, filled) if count > 0 else None
+        if not even.add(line):
+            return None
+    filled = even.filled()
+    return (lines, filled) if filled is not None else None
+
+
+class EvenLines:
+    """Whether every non-empty line seen holds the same number (1 or more) of a
+    separator, and how many lines were not empty (lines given without their break)."""
+
+    def __init__(self, delimiter: str) -> None:
+        self.delimiter = delimiter
+        self.count = -1               # separators per line; -1: no line yet
+        self.lines = 0                # non-empty lines
+        self.even = True
+
+    def add(self, line: str) -> bool:
+        """Count one line; False once the lines are not even."""
+        if line and self.even:
+            n = line.count(self.delimiter)
+            if n != self.count:
+                if self.count >= 0 or n == 0:
+                    self.even = False
+                    return False
+                self.count = n
+            self.lines += 1
+        return self.even
+
+    def filled(self) -> int | None:
+        """The non-empty lines, when all were even with 1 or more separators; else None."""
+        return self.lines if self.even and self.count > 0 else None
 
 
 class _Unquotable(InputError):
     """A record the csv module cannot read, or not as wide as the first."""
 
 
-def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
-    """The fields, records and start lines of a delimited text, read with
-    quoting; blank records (and records of empty cells) skipped. A broken
-    record, or one of another width, raises :class:`_Unquotable` (an InputError)."""
+def _collected(records):
+    """Gather :func:`quoted_records` or :func:`literal_records` into the fields, the
+    records and their lines, yielding progress."""
+    fields: list[str] = []
+    out: list[dict] = []
+    lines: list[int] = []
+    pacer = Pacer()
+    for fields, record, line in records:
+        if record is not None:
+            out.append(record)
+            lines.append(line)
+            if pacer.due():
+                yield len(out)
+    return fields, out, lines
+
+
+def quoted_records(lines: Iterable[str], name: str, delimiter: str, has_header: bool
+                   ) -> Iterator[tuple[list[str], dict | None, int]]:
+    """``(fields, record, line)`` for each record of delimited text read with quoting,
+    from its lines with their breaks (``io.StringIO(text, newline="")``, or a file
+    opened so), the header first (its record None); blank records (and records of
+    empty cells) skipped. A broken record, or one of another width, raises
+    :class:`_Unquotable` (an InputError)."""
     what = {"\t": "TSV", ",": "CSV"}.get(delimiter, f"{DELIMITERS.get(delimiter, 'delimited')}"
                                                      f"-separated text")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
     fields: list[str] | None = None
-    records: list[dict] = []
-    lines: list[int] = []
-    start, pacer = 1, Pacer()
+    start, read = 1, 0
     try:
         for cells in reader:
             if not any(cell.strip() for cell in cells):    # a blank line, or a row of
@@ -415,24 +485,22 @@ def _delimited_records(text: str, name: str, delimiter: str, has_header: bool):
                 fields = _header(cells, name, start) if has_header else \
                     [f"column_{i}" for i in range(1, len(cells) + 1)]
                 if has_header:
+                    yield fields, None, start
                     start = reader.line_num + 1
                     continue
             if len(cells) != len(fields):
-                title = len(fields) == 1 and not records     # "Scores, March" over the header
+                title = len(fields) == 1 and not read     # "Scores, March" over the header
                 raise _Unquotable(name, f"has {len(cells)} fields where the "
                                         f"{'header' if has_header else 'first row'} has "
                                         f"{len(fields)}" + (" (a title line above the header? "
                                                             "delete it)" if title else ""),
                                   line=start)
-            records.append(dict(zip(fields, cells)))
-            lines.append(start)
-            if pacer.due():
-                yield len(records)
+            yield fields, dict(zip(fields, cells)), start
+            read += 1
             start = reader.line_num + 1
     except csv.Error as e:
         raise _Unquotable(name, f"is not valid {what}: {csv_problem(e, delimiter)}",
                           line=start) from None
-    return fields or [], records, lines
 
 
 def csv_problem(error: csv.Error, delimiter: str) -> str:
@@ -451,14 +519,12 @@ def csv_problem(error: csv.Error, delimiter: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
-def _literal_records(lines: list[str], name: str, delimiter: str, has_header: bool):
-    """The fields, records and line numbers of lines that each split at
-    ``delimiter`` into as many fields (:func:`_even_lines`); empty lines (and lines of
-    separators only) skipped."""
+def literal_records(lines: Iterable[str], name: str, delimiter: str, has_header: bool
+                    ) -> Iterator[tuple[list[str], dict | None, int]]:
+    """``(fields, record, line)`` for each line (without its break) split at
+    ``delimiter``, quotes kept as text (:func:`_even_lines`), the header first (its
+    record None); empty lines (and lines of separators only) skipped."""
     fields: list[str] | None = None
-    records: list[dict] = []
-    numbers: list[int] = []
-    pacer = Pacer()
     for number, line in enumerate(lines, 1):
         if not line.replace(delimiter, "").strip():      # blank, or only separators
             continue
@@ -467,12 +533,9 @@ def _literal_records(lines: list[str], name: str, delimiter: str, has_header: bo
             fields = _header(cells, name, number) if has_header else \
                 [f"column_{i}" for i in range(1, len(cells) + 1)]
             if has_header:
+                yield fields, None, number
                 continue
-        records.append(dict(zip(fields, cells)))
-        numbers.append(number)
-        if pacer.due():
-            yield len(records)
-    return fields or [], records, numbers
+        yield fields, dict(zip(fields, cells)), number
 
 
 def _header(cells: list[str], name: str, line: int = 1) -> list[str]:

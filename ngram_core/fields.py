@@ -229,10 +229,10 @@ def _count_tokens_steps(tokenizer: Tokenizer, text: str, pacer: Pacer):
     """Tokens in one text, as the check counts them; a long text in paced pieces."""
     if len(text) <= PIECE_CHARS:
         return tokenizer.count(text)
-    spans = yield from tokenizer.spans_steps(text)
+    count = yield from tokenizer.count_steps(text)
     if pacer.due():
         yield 0
-    return len(spans)
+    return count
 
 
 def _is_number(value) -> bool:
@@ -352,11 +352,28 @@ def _fixed(values: list) -> bool:
 
 
 def _sample(values: list, width: int = 60) -> str:
+    """The first value with text, its white space runs made one space, cut at
+    ``width`` characters; only its first words are looked at (a value may be a
+    20 MB line)::
+
+        >>> _sample([None, "  two\\n words "]), _sample(["word " * 30], 12)[:-1]
+        ('two words', 'word word w')
+    """
     for value in values:
-        text = " ".join(value_text(value).split())
+        words = []
+        size = -1
+        for word in _WORD.finditer(value_text(value)):
+            words.append(word.group())
+            size += len(words[-1]) + 1
+            if size > width:
+                break
+        text = " ".join(words)
         if text:
             return text if len(text) <= width else text[:width - 1] + "\u2026"
     return ""
+
+
+_WORD = re.compile(r"\S+")           # what str.split() splits at is what \s matches
 
 
 # --- the id field and the text field --------------------------------------------
@@ -427,9 +444,11 @@ def id_field_choice(table: Table) -> IdChoice:
     if not candidates:
         return IdChoice(None)
     first = candidates[0]
-    distinct = len({value_text(r.get(first)) for r in table.records if r.get(first) is not None})
+    judged = table.records[:SAMPLE_ROWS]     # what every reading sees: the same note
+    distinct = len({value_text(r.get(first)) for r in judged if r.get(first) is not None})
+    rows = f"its first {SAMPLE_ROWS} rows" if len(table) > SAMPLE_ROWS else f"{len(table):,} rows"
     return IdChoice(None, f"the id field {value_text(first)!r} repeats ({distinct:,} distinct "
-                          f"value{'' if distinct == 1 else 's'} in {len(table):,} rows): "
+                          f"value{'' if distinct == 1 else 's'} in {rows}): "
                           f"rows are numbered instead")
 
 

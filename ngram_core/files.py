@@ -587,6 +587,31 @@ def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]
         raise _unreadable(path, e) from None
 
 
+def text_lines(path: str, encoding: str = "utf-8") -> Iterator[str]:
+    """A file's lines as text, each with its line break as it is (``\\r\\n``, ``\\r``
+    or ``\\n``, as ``newline=""`` gives the csv module), decompressed as it streams
+    when .gz or .zst: one line at a time, never the whole file. A decoding error
+    raises UnicodeDecodeError; a corrupt archive or an unreadable file, an InputError."""
+    try:
+        with open(path, "rb") as f:
+            stream: Any = _decompressing(path, f) if is_compressed(path) else f
+            text = io.TextIOWrapper(stream, encoding=encoding, newline="")
+            while True:
+                try:
+                    line = text.readline()
+                except UnicodeDecodeError:
+                    raise
+                except OSError:
+                    raise
+                except Exception as e:      # corrupt archive: the file's fault
+                    raise InputError(path, f"cannot be decompressed: {e}") from None
+                if not line:
+                    return
+                yield line
+    except OSError as e:
+        raise _unreadable(path, e) from None
+
+
 def lines_before(path: str, offset: int) -> int:
     """Lines that end before byte ``offset`` (counted only for an error message)."""
     with open(path, "rb") as f:

@@ -467,6 +467,20 @@ def _table_at_steps(name: str, fmt: str, document, chosen: _Array):
                  role_fields=[f for f in fields if f in roles])
 
 
+def array_items_table(name: str, items: list, first_number: int, first_item: object) -> Table:
+    """The Table of a run of a top-level array's items, the first numbered
+    ``first_number`` (a piece of the array, read as :func:`_table_at_steps` reads it
+    whole; ``first_item``: the array's first, for its note)."""
+    listed: set[str] = set()
+    roles: set[str] = set()
+    records = [flatten_record(as_record(item, name, f"item {i}", row=i), listed, roles)
+               for i, item in enumerate(items, first_number)]
+    fields = run_steps(fields_steps(records))
+    return Table(name, "json", fields, records, [], records_path="",
+                 list_fields=[f for f in fields if f in listed], outer_fields=[],
+                 role_fields=[f for f in fields if f in roles], notes=_array_rows(first_item))
+
+
 # --- JSON Lines -------------------------------------------------------------------
 
 def _array_rows(first) -> list[str]:

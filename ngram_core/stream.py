@@ -66,7 +66,9 @@ from .match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify, contai
                     short_pieces, short_rows_by_prefix)
 from .fields import SAMPLE_ROWS, ShortCount, choose_fields, field_stats, select_rows
 from .readers import format_from_name, is_utf16, read_table, text_rows_read
-from .table import ReadOptions, Row
+from .record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
+                            head_table, is_json_array, json_array_tables)
+from .table import ReadOptions, Row, Table
 from .report import summarize
 from .result import Report
 from .settings import Settings
@@ -112,6 +114,8 @@ class Partition:
     pieces: tuple[int, int, int] | None = None
     chunk: int = DEFAULT_BLOCKSIZE  # bytes per piece when a whole file streams
     whole: bool = False           # read whole, never in pieces (UTF-16)
+    layout: DelimitedLayout | None = None   # a CSV or TSV read record by record
+    by_item: bool = False         # a JSON array read item by item
 
 
 def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
@@ -122,6 +126,8 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     ``blocksize`` is cut into line-aligned byte ranges; any other file (CSV,
     JSON, compressed, paragraphs) is one partition, a Parquet file one per row
     group, an Arrow file one per run of record batches of about ``blocksize``.
+    A CSV or TSV file is read once here, line by line, for how the whole of it
+    is read (:func:`~ngram_core.record_stream.delimited_layout`).
     A UTF-16 file (its line breaks are two bytes) is one partition read whole."""
     parts: list[Partition] = []
     for file_index, path in enumerate(paths):
@@ -160,6 +166,13 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         if wide:
             parts.append(Partition(len(parts), file_index, path, own, whole=True))
             continue
+        if fmt in ("csv", "tsv"):        # the whole file's reading decided, then its records
+            parts.append(Partition(len(parts), file_index, path, own,
+                                   layout=delimited_layout(path, own)))
+            continue
+        if fmt == "json" and not own.records and is_json_array(path):
+            parts.append(Partition(len(parts), file_index, path, own, by_item=True))
+            continue
         if is_compressed(path) or not _by_line(own) or size <= blocksize:
             parts.append(Partition(len(parts), file_index, path, own, chunk=blocksize))
             continue
@@ -175,8 +188,10 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
     line-by-line text file (compressed or not), go in pieces of at most
     :data:`PIECE_BYTES` of whole lines (a longer line is a piece of its own), so
     a worker's memory is bounded by the piece, not the shard, even where a piece
-    holds millions of one-word rows. Any other file (CSV, a JSON document,
-    paragraphs, UTF-16) is read whole.
+    holds millions of one-word rows. A CSV or TSV file goes record by record and
+    a JSON array item by item, in pieces of as many characters
+    (:mod:`~ngram_core.record_stream`). Any other file (another JSON document,
+    paragraphs, UTF-16, a CSV that is not UTF-8) is read whole.
     """
     if part.pieces is not None:
         table = columnar_table(part.path, part.pieces[:2])
@@ -191,6 +206,13 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
     if _by_line(part.options) and not part.whole:
         for data, lines in iter_line_chunks(part.path, min(part.chunk, PIECE_BYTES)):
             yield _rows_of(data, part, fields, id_field, lambda: lines)
+        return
+    if part.layout is not None:
+        for table in delimited_tables(part.path, part.layout, PIECE_BYTES):
+            yield select_rows(table, fields, id_field, False)
+        return
+    if part.by_item:
+        yield from _array_chunks(part, fields, id_field)
         return
     table = read_path_table(part.path, part.options)
     table.source = part.path
@@ -222,6 +244,21 @@ def line_pieces(data: bytes, piece_bytes: int = PIECE_BYTES) -> Iterator[tuple[b
         yield piece, lines
         lines += piece.count(b"\n")
         start = stop
+
+
+def _array_chunks(part: Partition, fields: list[str], id_field: str) -> Iterator[list[Row]]:
+    """A JSON array's rows item by item; where it cannot be read so (a broken
+    document), the file read whole says why, or gives the rows not yet given."""
+    given = 0
+    try:
+        for table in json_array_tables(part.path, PIECE_BYTES):
+            rows = select_rows(table, fields, id_field, False)
+            given += len(rows)
+            yield rows
+    except NotStreamable:
+        table = read_path_table(part.path, part.options)
+        table.source = part.path
+        yield select_rows(table, fields, id_field, False)[given:]
 
 
 def _lines_before_piece(path: str, first: int, before: int) -> int:
@@ -647,6 +684,14 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
     Parquet rows): the client never reads B whole. Also what was read of it (its
     rows are counted later, by the walk)."""
     try:
+        if part.layout is not None or part.by_item:
+            return _choice_of(part, head_table(
+                delimited_tables(part.path, part.layout, FIELD_SAMPLE_BYTES)
+                if part.layout is not None else json_array_tables(part.path, FIELD_SAMPLE_BYTES),
+                SAMPLE_ROWS), fields, id_field, like)
+    except NotStreamable:
+        pass                          # a broken JSON array: read whole, it says why
+    try:
         table = read_path_table(part.path, part.options, head=FIELD_SAMPLE_BYTES)
         head = FIELD_SAMPLE_BYTES
         while len(table) < SAMPLE_ROWS:   # the rows every reading judges the id field on
@@ -661,6 +706,11 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
         # a JSON document or a CSV (a quoted field cut at the head's end): read whole,
         # as its one partition is anyway; a line-based file never is
         table = read_path_table(part.path, part.options)
+    return _choice_of(part, table, fields, id_field, like)
+
+
+def _choice_of(part: Partition, table: Table, fields: list[str] | None, id_field: str | None,
+               like: Sequence[str] | None) -> tuple[tuple[list[str], str], FileRead]:
     stats = field_stats(table)
     choice = choose_fields(table, stats, fields, id_field, like)
     return (choice.text_fields, choice.id_field or ""), file_read(part.path, 0, table, stats,
