@@ -312,3 +312,15 @@ def test_counting_up_to_n_tokens_is_the_count_capped(parts, limit, tokenizer_cho
     assert Tokenizer(*tokenizer_choice).count_up_to(text, limit) == \
         min(len(Tokenizer(*tokenizer_choice).ids(text)), limit)
     assert Tokenizer(*tokenizer_choice).count(text) == len(Tokenizer(*tokenizer_choice).ids(text))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["word", "Ünï", "a\u00adb", "\u200b", "日本語", "。", "x1",
+                                 " ", "  ", "\n", "-", "\u0301"]), max_size=80),
+       st.integers(1, 12), st.sampled_from(["loose", "strict"]))
+def test_a_long_text_is_counted_piece_by_piece_as_its_spans_are(parts, piece_chars, mode):
+    """A field's tokens are counted without listing them (a 20 MB line): the count of
+    the pieces is the number of the text's kept tokens."""
+    text = "".join(parts)
+    tokenizer = Tokenizer(mode=mode)
+    assert run_steps(tokenizer.count_steps(text, piece_chars)) == len(tokenizer.spans(text))
