@@ -13,33 +13,32 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shlex
 import sys
-import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from .check import Progress, check_steps
+from .check import check_steps
 from .clean_split import CLEAN_BY
 from .contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
                             score_column, score_report)
 from .errors import InputError, shown
 from .fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
                      unchecked_text_notice)
-from .files import (FileRead, expand_paths, fields_of, index_b_whole, load_rows_by_file,
-                    parse_size, read_file_bytes, read_path_table)
-from .index import N_DEFAULT, N_MAX, N_MIN
+from .files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
+                    file_stamps, index_b_whole, load_rows_by_file, read_file_bytes,
+                    read_path_table)
+from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
+                    read_options, settings_of)
 from .outputs import Output, plan_outputs, write_outputs
-from .terminal import INTERRUPTED, Stopped, VisibleText, stop_signals_raise
-from .readers import FORMATS
-from .table import TEXT_ROWS, ReadOptions, fields_label
+from .terminal import (INTERRUPTED, ProgressBar, Stopped, VisibleText, stop_signals_raise,
+                       tolerant, write_result)
+from .table import ReadOptions
 from .report import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
                      settings_line)
 from .result import Report
-from .settings import SHORT_MIN_DEFAULT, Settings
+from .settings import Settings
 from .steps import run_steps
-from .tokenize import BACKENDS, DEFAULT_LAYERS, MODES
 
 #: How many of the worst rows the plain output lists.
 TOP_ROWS = 20
@@ -49,52 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ngram-overlap",
         description="Check a test set (A) against training data (B) for shared "
-                    "n-token word sequences.")
+                    "n-token word sequences. 'ngram-overlap decontaminate --help': a suite "
+                    "of test sets at once, and the training data without them.")
     p.add_argument("a", metavar="A", help="the test set: JSON, JSONL, CSV, TSV or text")
     p.add_argument("b", metavar="B", nargs="+",
                    help="the training data: one file, or several read in order as one "
                         "(a glob such as 'shards/*.jsonl' with --engine dask)")
-    p.add_argument("--n", type=int, default=N_DEFAULT,
-                   help=f"window size in tokens, {N_MIN} to {N_MAX} (default {N_DEFAULT})")
-    p.add_argument("--mode", choices=MODES, default="loose",
-                   help="loose: letters/digits, folded (default); strict: whitespace, as is")
-    p.add_argument("--layers", default=",".join(DEFAULT_LAYERS),
-                   help="loose-mode normalization layers, e.g. L1,L3,L4 (default) or "
-                        "L1,L2,L3,L4; '' for none")
-    p.add_argument("--threshold", type=float, default=0.0,
-                   help="flag a row when its dirty-token share (percent) is at least this")
-    p.add_argument("--a-field", action="append", metavar="F",
-                   help="text field of A (repeat to join several with a newline)")
-    p.add_argument("--b-field", action="append", metavar="F", help="text field of B")
-    p.add_argument("--a-id-field", metavar="F", help="id field of A")
-    p.add_argument("--b-id-field", metavar="F", help="id field of B")
-    for side in ("a", "b"):
-        name = side.upper()
-        p.add_argument(f"--{side}-format", choices=FORMATS,
-                       help=f"format of {name}, when sniffing is wrong")
-        p.add_argument(f"--{side}-records", metavar="PATH",
-                       help=f"JSON: the dotted path of the array whose items are {name}'s rows "
-                            f"(e.g. data.paragraphs.qas; '' for the top level)")
-        p.add_argument(f"--{side}-delimiter", metavar="D",
-                       help=f"CSV: {name}'s field separator (comma, semicolon, tab, pipe or "
-                            f"one character), when detection is wrong")
-        p.add_argument(f"--{side}-no-header", action="store_true",
-                       help=f"CSV: {name}'s first row is a row, not a header")
-        p.add_argument(f"--{side}-text-rows", choices=TEXT_ROWS,
-                       help=f"plain text: {name}'s rows are its lines, paragraphs (blocks "
-                            f"between blank lines), sentences of a token-per-line CoNLL file "
-                            f"or the whole file (default: sentences of a CoNLL file, blocks "
-                            f"when the file is made of them, else lines)")
-    p.add_argument("--short-min", type=int, default=SHORT_MIN_DEFAULT, metavar="K",
-                   help=f"report a short row (fewer than n tokens) of at least K tokens "
-                        f"found whole inside a B row (default {SHORT_MIN_DEFAULT}; 0: off)")
-    p.add_argument("--keep-template", action="store_true",
-                   help="match A's template too: windows shared by at least half of A's rows "
-                        "(and 10 of them), such as a shared instruction or few-shot examples, "
-                        "are left out by default")
-    p.add_argument("--max-b-rows", type=int, metavar="K",
-                   help="ignore n-grams found in more than K B rows (boilerplate); "
-                        "default: keep all")
+    add_matching_flags(p)
+    add_reading_flags(p, "A", "B")
     p.add_argument("--csv", metavar="PATH", help="write every checkable row to this CSV")
     p.add_argument("--rows-csv", metavar="PATH",
                    help="write every A row, blank and short ones too, to this CSV")
@@ -116,20 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clean-by", choices=CLEAN_BY, default="main",
                    help="which rows are contaminated for --clean-out/--dirty-out: main "
                         "(flagged, duplicates, contained; default) or a definition")
-    p.add_argument("--tokenizer", choices=BACKENDS, default="re",
-                   help="loose-mode matcher: re (standard library, as on the page) or "
-                        "the regex package")
-    p.add_argument("--engine", choices=("local", "dask"), default="local",
-                   help="local: this process (default); dask: index A and stream B "
-                        "through a Dask cluster")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="with --engine dask: an existing scheduler (default: a local cluster)")
-    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="with --scheduler: seconds to reach the scheduler (default 10)")
-    p.add_argument("--workers", type=int, metavar="N",
-                   help="with --engine dask and no scheduler: local workers (default: cores)")
-    p.add_argument("--blocksize", default="16MiB",
-                   help="with --engine dask: bytes of JSONL/CSV/text per B partition")
+    add_engine_flags(p)
     return p
 
 
@@ -166,83 +114,6 @@ def render_text(result: Report, a_name: str, b_name: str, top: int = TOP_ROWS) -
 def _cell(text: str, width: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[:width - 1] + "…"
-
-
-class ProgressBar:
-    """Draws a one-line progress bar on a terminal; silent on anything else. While B
-    streams: bytes read of all, the rate and the time left."""
-
-    def __init__(self, stream: TextIO | None):
-        self.stream = stream if stream is not None and stream.isatty() else None
-        self.started = time.monotonic()
-
-    def __call__(self, progress: Progress) -> None:
-        if self.stream is not None:
-            filled = int(progress.fraction * 30)
-            self.stream.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] "
-                              f"{progress.fraction:6.1%} {progress.stage:<11}"
-                              f"{streaming_line(progress, time.monotonic() - self.started)}")
-
-    def clear(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\r" + " " * 100 + "\r")
-
-
-def streaming_line(progress: Progress, seconds: float) -> str:
-    """``" 1.2 of 3.0 GB, 9.1 MB/s, 3 min left"`` while B streams (its units are bytes)::
-
-        >>> streaming_line(Progress("stream B", 300 * 10**6, 900 * 10**6), 30.0)
-        ' 300.0 of 900.0 MB, 10.0 MB/s, 60 s left'
-    """
-    if progress.stage != "stream B" or not progress.done or seconds <= 0:
-        return ""
-    done, total = progress.done, progress.total
-    unit, scale = ("GB", 1e9) if total >= 1e9 else ("MB", 1e6)
-    rate = done / seconds
-    left = (total - done) / rate
-    when = f"{left:.0f} s" if left < 90 else f"{left / 60:.0f} min"
-    return f" {done / scale:.1f} of {total / scale:.1f} {unit}, {rate / 1e6:.1f} MB/s, {when} left"
-
-
-def read_options(args: argparse.Namespace, side: str) -> ReadOptions:
-    """How to read file A or B, from the ``--a-*`` / ``--b-*`` flags."""
-    value = vars(args)
-    return ReadOptions(format=value[f"{side}_format"], role=side,
-                       records=value[f"{side}_records"], delimiter=value[f"{side}_delimiter"],
-                       header=False if value[f"{side}_no_header"] else None,
-                       text_rows=value[f"{side}_text_rows"])
-
-
-#: The smallest --blocksize: smaller pieces cost more in bookkeeping than they read.
-MIN_BLOCKSIZE = 64 * 1024
-#: A scheduler's address: an optional protocol, a host and a port.
-SCHEDULER_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[\w.-]+):(\d{1,5})")
-
-
-def check_flags(args: argparse.Namespace) -> int:
-    """The flags that need more than argparse's types, refused before any work with
-    one line each; returns the block size in bytes::
-
-        >>> check_flags(build_parser().parse_args(["a", "b", "--workers", "0"]))
-        Traceback (most recent call last):
-        ...
-        ngram_core.errors.InputError: --workers: must be a whole number, 1 or more, not 0
-    """
-    blocksize = parse_size(args.blocksize, "--blocksize")
-    if blocksize < MIN_BLOCKSIZE:
-        raise InputError("--blocksize", f"must be at least 64 KiB ({MIN_BLOCKSIZE:,} bytes), "
-                                        f"not {args.blocksize!r}")
-    if not 0 < args.connect_timeout <= 3600:
-        raise InputError("--connect-timeout", f"must be seconds from 0 to 3600, not "
-                                              f"{args.connect_timeout:g}")
-    if args.workers is not None and args.workers < 1:
-        raise InputError("--workers", f"must be a whole number, 1 or more, not {args.workers}")
-    if args.scheduler is not None:
-        address = SCHEDULER_ADDRESS.fullmatch(args.scheduler.strip())
-        if address is None or not 1 <= int(address[3]) <= 65535:
-            raise InputError("--scheduler", f"is not a scheduler address such as "
-                                            f"tcp://host:8786: {args.scheduler!r}")
-    return blocksize
 
 
 def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths: list[str],
@@ -327,15 +198,6 @@ def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> l
     return notes
 
 
-def describe_read(role: str, read: FileRead) -> str:
-    """``"A test.csv: 120 rows, text from contents, id from Doc ID; semicolon-separated..."``"""
-    ident = read.id_field if read.id_field is not None else "(row numbers)"
-    rows = f"{read.rows:,} row{'' if read.rows == 1 else 's'}"
-    parts = [f"{role} {read.path}: {rows}, text from {fields_label(read.text_fields)}, "
-             f"id from {ident}", *read.notes]
-    return "; ".join(parts) + "."
-
-
 def render_field_table(result: Report) -> str:
     """A's figures per text field, as a few aligned lines (empty for one field)."""
     table = field_table(result.summary)
@@ -359,32 +221,6 @@ def check_outputs(args: argparse.Namespace, b_paths: Sequence[str]) -> list[Outp
     asked = [(_flag(name), getattr(args, name)) for name in OUTPUT_FLAGS if getattr(args, name)]
     inputs = [args.a, *b_paths, *([args.scores] if args.scores else [])]
     return plan_outputs(asked, inputs)
-
-
-def file_stamps(paths: Sequence[str]) -> dict[str, tuple[int, int]]:
-    """Each file's size and modification time, to tell whether it changed while read."""
-    stamps = {}
-    for path in paths:
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue                 # the reader says what is wrong with it
-        stamps[path] = (st.st_size, st.st_mtime_ns)
-    return stamps
-
-
-def check_unchanged(stamps: dict[str, tuple[int, int]]) -> None:
-    """Refuse a result read from a file that changed while it was read (a training
-    file still being written, cut or replaced): its rows are those of neither version."""
-    for path, stamp in stamps.items():
-        try:
-            st = os.stat(path)
-            now = (st.st_size, st.st_mtime_ns)
-        except OSError:
-            now = None
-        if now != stamp:
-            raise InputError(path, "changed while it was read (size or time): the result "
-                                   "would be of neither version; nothing written")
 
 
 def _flag(name: str) -> str:
@@ -426,9 +262,13 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
     """The command: 0 done, 2 bad input or an output that cannot be written, 130
     interrupted, 128 + N stopped by signal N (see :mod:`~ngram_core.terminal`)."""
-    raw_err = stderr or _tolerant(sys.stderr)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["decontaminate"]:
+        from .decontaminate import main as decontaminate
+        return decontaminate(words[1:], stdout, stderr)
+    raw_err = stderr or tolerant(sys.stderr)
     err = VisibleText(raw_err)
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(words)
     try:
         with stop_signals_raise():
             return _check_and_report(args, stdout, err, ProgressBar(raw_err))
@@ -444,14 +284,11 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
                       bar: ProgressBar) -> int:
     """Check, write the outputs, then report on stderr and stdout."""
     try:
-        settings = Settings(n=args.n, mode=args.mode, layers=args.layers,
-                            threshold=args.threshold, backend=args.tokenizer,
-                            short_min=args.short_min, max_b_rows=args.max_b_rows,
-                            keep_template=args.keep_template)
+        settings = settings_of(args)
         blocksize = check_flags(args)
         b_paths = expand_paths(args.b)
         planned = check_outputs(args, b_paths)
-        out = stdout or (_tolerant(sys.stdout) if sys.stdout is not None else None)
+        out = stdout or (tolerant(sys.stdout) if sys.stdout is not None else None)
         if out is None:
             raise InputError("standard output", "is closed: the result cannot be written")
         stamps = file_stamps(b_paths)
@@ -479,50 +316,8 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
         text = json.dumps({**result.summary.as_dict(), **extra}, ensure_ascii=False) + "\n"
     else:
         text = render_text(result, names([args.a]), names(args.b))
-    return _write_result(out if args.json else VisibleText(out), text, stderr,
+    return write_result(out if args.json else VisibleText(out), text, stderr,
                          own_stdout=stdout is None)
-
-
-#: The status of a result whose reader closed the pipe (as a process killed by SIGPIPE).
-CLOSED_PIPE = 141
-
-
-def _write_result(out, text: str, stderr: VisibleText, own_stdout: bool) -> int:
-    """The report on standard output: a closed pipe ends quietly (as ``head`` expects),
-    any other failure (a full disk) in one line. ``own_stdout``: ``out`` is the
-    process's standard output (silenced after a failure)."""
-    try:
-        out.write(text)
-        out.flush()
-    except BrokenPipeError:
-        if own_stdout:
-            _silence_stdout()
-        return CLOSED_PIPE
-    except OSError as e:
-        if own_stdout:
-            _silence_stdout()
-        stderr.write(f"ngram-overlap: standard output: cannot be written: {e.strerror or e}\n")
-        return 2
-    return 0
-
-
-def _silence_stdout() -> None:
-    """Point the process's stdout at /dev/null, so Python's flush at exit does not fail
-    again on what could not be written."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, AttributeError, ValueError):
-        pass
-
-
-def _tolerant(stream: TextIO) -> TextIO:
-    """The process's own stdout or stderr, made to escape what it cannot encode
-    (a strict UTF-8 terminal and a name that is not UTF-8) rather than fail."""
-    reconfigure = getattr(stream, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="backslashreplace")
-    return stream
 
 
 if __name__ == "__main__":       # pragma: no cover

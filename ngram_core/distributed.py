@@ -15,7 +15,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from .check import Progress
 from .errors import InputError
@@ -33,7 +33,7 @@ class OnDask:
         self.client = client
 
     def map(self, work: Callable[..., Any], parts: Sequence[Partition],
-            choices: dict[int, tuple[list[str], str]], index: Any,
+            choices: dict[int, tuple[Any, ...]], index: Any,
             extra: dict[int, Any] | None = None) -> Iterator[Any]:
         """``index`` sent to every worker once; each result yielded as it finishes;
         the first carrying an error cancels the rest and is raised."""
@@ -78,7 +78,22 @@ def run_dask(a_rows: list[Row], b_patterns: Sequence[str], settings: Settings, *
              on_progress: Callable[[Progress], object] | None = None,
              b_options: ReadOptions = ReadOptions(role="b"),
              connect_timeout: float = CONNECT_TIMEOUT, **options: Any) -> StreamedResult:
-    """Start (or join) a cluster and run :func:`check_distributed` of A's rows.
+    """Start (or join) a cluster and run :func:`check_distributed` of A's rows there
+    (see :func:`on_cluster`). ``options``: the other keywords of
+    :func:`~ngram_core.stream.check_streamed`."""
+    b_paths = expand_paths(b_patterns)
+    return on_cluster(lambda executor: check_distributed(
+        executor.client, a_rows, b_paths, settings, blocksize=blocksize,
+        on_progress=on_progress, b_options=b_options, **options),
+        scheduler=scheduler, workers=workers, connect_timeout=connect_timeout)
+
+
+T = TypeVar("T")
+
+
+def on_cluster(run: Callable[[OnDask], T], *, scheduler: str | None = None,
+               workers: int | None = None, connect_timeout: float = CONNECT_TIMEOUT) -> T:
+    """``run(executor)`` with an executor on a Dask cluster, in one line if it fails.
 
     ``scheduler``: the address of a running scheduler, reached within
     ``connect_timeout`` seconds; without one a local cluster of ``workers``
@@ -87,12 +102,10 @@ def run_dask(a_rows: list[Row], b_patterns: Sequence[str], settings: Settings, *
     dropped and its partitions walked again elsewhere; a cluster that fails to
     start or fails the run is tried :data:`TRIES` times in all; then the failure
     is one :class:`~ngram_core.errors.InputError`, never a Dask traceback.
-    ``options``: the other keywords of :func:`~ngram_core.stream.check_streamed`.
     """
     import dask
     import dask.distributed  # noqa: F401  (its defaults are in dask.config before set)
 
-    b_paths = expand_paths(b_patterns)
     scratch = tempfile.mkdtemp(prefix="ngram-overlap-dask-")
     config = {"distributed.scheduler.worker-ttl": WORKER_TTL,
               "distributed.comm.timeouts.connect": f"{connect_timeout}s",
@@ -106,9 +119,7 @@ def run_dask(a_rows: list[Row], b_patterns: Sequence[str], settings: Settings, *
                 if client is None:
                     continue
                 try:
-                    return check_distributed(client, a_rows, b_paths, settings,
-                                             blocksize=blocksize, on_progress=on_progress,
-                                             b_options=b_options, **options)
+                    return run(OnDask(client))
                 except InputError:
                     raise
                 except Exception as e:            # a worker lost, a scheduler gone

@@ -1,7 +1,7 @@
 """Paths -> bytes -> tables -> rows, for the command and the Dask engine (never the page).
 
 The page reads files the browser hands it as bytes; everything that knows
-about paths lives here: decompression (``.gz``, ``.zst``), Parquet and Arrow
+about paths lives here: decompression (``.gz``, ``.zst``, ``.bz2``, ``.xz``), Parquet and Arrow
 (Hugging Face datasets' ``save_to_disk`` files), several files read as one,
 globs, and the line-aligned byte ranges a large file is cut into for the Dask
 workers. Every problem is an
@@ -17,9 +17,11 @@ workers. Every problem is an
 
 from __future__ import annotations
 
+import bz2
 import glob
 import gzip
 import io
+import lzma
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -31,9 +33,9 @@ from .export import RowFiles
 from .fields import (FieldSelection, FieldStats, choose_fields, field_stats, other_text_fields,
                      select_rows)
 from .readers import decode_bytes, format_from_name, is_utf16, read_table, text_rows_read
-from .table import ReadOptions, Row, Table, table_from_records
+from .table import ReadOptions, Row, Table, fields_label, table_from_records
 
-COMPRESSED_SUFFIXES = (".gz", ".zst")
+COMPRESSED_SUFFIXES = (".gz", ".zst", ".bz2", ".xz")
 #: File A (the test set) is read whole: at most this many bytes of text, after
 #: decompression (the largest public benchmarks are a few MB). B has no bound.
 MAX_A_BYTES = 64 * 2**20
@@ -73,8 +75,14 @@ class _Readable(Protocol):
 
 
 def _decompressing(path: str, f: BinaryIO) -> _Readable:
-    if path.lower().endswith(".gz"):
+    """A compressed file's decompressed bytes as they stream, by its name's suffix."""
+    lower = path.lower()
+    if lower.endswith(".gz"):
         return gzip.GzipFile(fileobj=f)
+    if lower.endswith(".bz2"):
+        return bz2.BZ2File(f)
+    if lower.endswith(".xz"):
+        return lzma.LZMAFile(f)
     try:
         import zstandard
     except ImportError:
@@ -97,7 +105,7 @@ def _read_at_most(stream: _Readable, limit: int | None) -> bytes:
 
 def read_file_bytes(path: str, limit: int | None = None) -> bytes:
     """A file's bytes (at most ``limit`` of them), decompressed when its name ends
-    in .gz or .zst; only what ``limit`` asks for is decompressed."""
+    in .gz, .zst, .bz2 or .xz; only what ``limit`` asks for is decompressed."""
     try:
         with open(path, "rb") as f:
             if not is_compressed(path):
@@ -256,7 +264,7 @@ def _undecoded(column: Any, pa: Any) -> Any:
 def read_path_table(path: str, options: ReadOptions = ReadOptions(),
                     head: int | None = None) -> Table:
     """One file as a Table: Parquet or Arrow (nested columns flattened as JSON's
-    are), or text (decompressed when .gz or .zst), read with ``options``.
+    are), or text (decompressed when .gz, .zst, .bz2 or .xz), read with ``options``.
 
     ``head`` reads only the whole lines in the first ``head`` bytes, or the first
     line when it is longer (the first 1,000 rows of a Parquet or Arrow file), enough to
@@ -437,17 +445,29 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
 #: whole, as the page does, where that is fastest; any larger B is streamed past
 #: A's index. Both give the same bytes (tested).
 INDEX_B_BYTES = 8 * 2**20
+#: ... and of at most this many lines: a row indexed whole costs about 600 bytes
+#: however short, so 8 MB of one-word lines (1.3 million rows) would take 750 MB
+#: where streamed they take what A does.
+INDEX_B_LINES = 200_000
 
 
 def index_b_whole(paths: Sequence[str]) -> bool:
-    """Whether B is small enough to index whole (see :data:`INDEX_B_BYTES`): plain
-    files, none compressed, Parquet or Arrow, of at most that many bytes together."""
-    total = 0
+    """Whether B is small enough to index whole (see :data:`INDEX_B_BYTES` and
+    :data:`INDEX_B_LINES`): plain files, none compressed, Parquet or Arrow, of at
+    most that many bytes and lines together."""
+    total = lines = 0
     for path in paths:
         if is_compressed(path) or is_columnar(path) or not os.path.isfile(path):
             return False
         total += os.path.getsize(path)
-    return total <= INDEX_B_BYTES
+        if total > INDEX_B_BYTES:
+            return False
+    for path in paths:
+        with open(path, "rb") as f:
+            lines += f.read().count(b"\n")
+        if lines > INDEX_B_LINES:
+            return False
+    return True
 
 
 def expand_paths(patterns: Iterable[str]) -> list[str]:
@@ -557,7 +577,7 @@ def read_line_block(path: str, start: int, end: int) -> tuple[bytes, int]:
 
 
 def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]:
-    """A whole file (decompressed as it streams when .gz or .zst) in pieces of about
+    """A whole file (decompressed as it streams when .gz, .zst, .bz2 or .xz) in pieces of about
     ``chunk_bytes`` that end at a line break, each with the count of lines before
     it: a 1 GB compressed shard is read in bounded memory, every line in exactly
     one piece."""
@@ -577,12 +597,14 @@ def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]
                 if cut == 0:                # no line break yet: a long line goes on, kept
                     pending.append(data)    # in parts (joined once: linear in the line)
                     continue
-                piece = b"".join([*pending, data[:cut]])
+                parts = [*pending, data[:cut]]
                 pending = [data[cut:]] if cut < len(data) else []
-                yield piece, lines
-                lines += piece.count(b"\n")
+                data = b""
+                count = sum(part.count(b"\n") for part in parts)
+                yield _drained(parts), lines    # held by the reader only (a 50 MB line)
+                lines += count
             if pending:
-                yield b"".join(pending), lines
+                yield _drained(pending), lines
     except OSError as e:
         raise _unreadable(path, e) from None
 
@@ -590,7 +612,7 @@ def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]
 def text_lines(path: str, encoding: str = "utf-8") -> Iterator[str]:
     """A file's lines as text, each with its line break as it is (``\\r\\n``, ``\\r``
     or ``\\n``, as ``newline=""`` gives the csv module), decompressed as it streams
-    when .gz or .zst: one line at a time, never the whole file. A decoding error
+    when compressed (.gz, .zst, .bz2, .xz): one line at a time, never the whole file. A decoding error
     raises UnicodeDecodeError; a corrupt archive or an unreadable file, an InputError."""
     try:
         with open(path, "rb") as f:
@@ -612,7 +634,50 @@ def text_lines(path: str, encoding: str = "utf-8") -> Iterator[str]:
         raise _unreadable(path, e) from None
 
 
+def _drained(parts: list[bytes]) -> bytes:
+    """``parts`` joined, the list emptied: the joined bytes are then held by their
+    reader alone, not by a suspended generator too."""
+    joined = parts[0] if len(parts) == 1 else b"".join(parts)
+    parts.clear()
+    return joined
+
+
 def lines_before(path: str, offset: int) -> int:
     """Lines that end before byte ``offset`` (counted only for an error message)."""
     with open(path, "rb") as f:
         return f.read(offset).count(b"\n")
+
+
+def describe_read(role: str, read: FileRead) -> str:
+    """``"A test.csv: 120 rows, text from contents, id from Doc ID; semicolon-separated..."``"""
+    ident = read.id_field if read.id_field is not None else "(row numbers)"
+    rows = f"{read.rows:,} row{'' if read.rows == 1 else 's'}"
+    parts = [f"{role} {read.path}: {rows}, text from {fields_label(read.text_fields)}, "
+             f"id from {ident}", *read.notes]
+    return "; ".join(parts) + "."
+
+
+def file_stamps(paths: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Each file's size and modification time, to tell whether it changed while read."""
+    stamps = {}
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue                 # the reader says what is wrong with it
+        stamps[path] = (st.st_size, st.st_mtime_ns)
+    return stamps
+
+
+def check_unchanged(stamps: dict[str, tuple[int, int]]) -> None:
+    """Refuse a result read from a file that changed while it was read (a training
+    file still being written, cut or replaced): its rows are those of neither version."""
+    for path, stamp in stamps.items():
+        try:
+            st = os.stat(path)
+            now = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            now = None
+        if now != stamp:
+            raise InputError(path, "changed while it was read (size or time): the result "
+                                   "would be of neither version; nothing written")

@@ -32,8 +32,8 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import BinaryIO, NamedTuple, Union
 
 from .errors import InputError, shown
 
@@ -113,7 +113,12 @@ def _written(path: str, e: OSError) -> InputError:
     return InputError(path, f"cannot be written: {e.strerror or e}")
 
 
-def write_outputs(outputs: Sequence[Output], data: Mapping[str, bytes]) -> None:
+#: What an output holds: its bytes, or a function writing them into an open file (a
+#: cleaned training file of any size, streamed).
+Content = Union[bytes, Callable[[BinaryIO], None]]
+
+
+def write_outputs(outputs: Sequence[Output], data: Mapping[str, Content]) -> None:
     """Write ``data[flag]`` to each output, all of them or none (see the module's rules)."""
     files = [o for o in outputs if not o.stream]
     temporaries: dict[str, str] = {}
@@ -154,7 +159,7 @@ def write_outputs(outputs: Sequence[Output], data: Mapping[str, bytes]) -> None:
             _unlink(old)
 
 
-def _write_beside(o: Output, data: bytes, temporaries: dict[str, str]) -> None:
+def _write_beside(o: Output, data: Content, temporaries: dict[str, str]) -> None:
     """``data`` in a new temporary file in the target's folder, with the mode the
     target will have, named in ``temporaries[o.flag]`` as soon as it exists (so an
     interruption at any point leaves it to be removed)."""
@@ -166,7 +171,7 @@ def _write_beside(o: Output, data: bytes, temporaries: dict[str, str]) -> None:
     temporaries[o.flag] = temporary
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            _put(f, data)
             try:
                 mode = stat.S_IMODE(os.stat(o.target).st_mode)
             except OSError:
@@ -194,12 +199,19 @@ def _aside(o: Output) -> str | None:
     return None
 
 
-def _write_stream(o: Output, data: bytes) -> None:
+def _put(f: BinaryIO, data: Content) -> None:
+    if isinstance(data, bytes):
+        f.write(data)
+    else:
+        data(f)
+
+
+def _write_stream(o: Output, data: Content) -> None:
     """Write to a device, FIFO or socket as it is, never replacing it."""
     try:
         fd = os.open(o.target, os.O_WRONLY)
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            _put(f, data)
     except OSError as e:
         raise _written(o.path, e) from None
 

@@ -69,6 +69,9 @@ _BINARY_MAGIC = (
      _SAVE_AS_TEXT),
     (b"\x1f\x8b", "a gzip archive", "decompress it, " + _TO_THE_COMMAND.format(".gz")),
     (b"\x28\xb5\x2f\xfd", "a zstd archive", "decompress it, " + _TO_THE_COMMAND.format(".zst")),
+    (b"\xfd7zXZ\x00", "an xz archive", "decompress it, " + _TO_THE_COMMAND.format(".xz")),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", "extract it and choose the file inside"),
+    (b"\x04\x22\x4d\x18", "an LZ4 archive", "decompress it (lz4 -d)"),
     (b"PAR1", "a Parquet file", f"{_SAVE_AS_TEXT}, " + _TO_THE_COMMAND.format(".parquet")),
     (b"SQLite format 3", "an SQLite database", "export the table as CSV"),
     (b"\x7fELF", "a program", ""),
@@ -81,6 +84,9 @@ _BINARY_MAGIC = (
 _ARROW = ("an Arrow file (as Hugging Face datasets' save_to_disk writes)",
           "save it as JSON Lines (dataset.to_json), " + _TO_THE_COMMAND.format(".arrow"))
 _ARROW_NAMES = (".arrow", ".feather")
+
+#: bzip2: "BZh", the block size (1-9), then a block's or the end's own magic.
+_BZIP2 = re.compile(rb"BZh[1-9](?:\x31\x41\x59\x26\x53\x59|\x17\x72\x45\x38\x50\x90)")
 
 #: A zip holding a workbook: by its name, or by the names inside (Excel, OpenDocument).
 _WORKBOOKS = (".xlsx", ".xlsm", ".ods")
@@ -97,6 +103,8 @@ def _binary_kind(data: bytes, source: str) -> tuple[str, str] | None:
     if data.startswith(b"ARROW1") or (data.startswith(b"\xff\xff\xff\xff")
                                        and source.lower().endswith(_ARROW_NAMES)):
         return _ARROW
+    if _BZIP2.match(data):
+        return "a bzip2 archive", "decompress it, " + _TO_THE_COMMAND.format(".bz2")
     for magic, what, instead in _BINARY_MAGIC:
         if data.startswith(magic):
             if magic == b"PK\x03\x04" and (source.lower().endswith(_WORKBOOKS)

@@ -118,11 +118,15 @@ def delimited_layout(path: str, options: ReadOptions) -> DelimitedLayout | None:
     records = 0
     problem: InputError | None = None
 
-    def watched() -> Iterator[str]:
-        nonlocal quoted
+    def checked() -> Iterator[str]:
         for line in text_lines(path, encoding):
             if "\x00" in line:
-                raise NotStreamable
+                raise NotStreamable         # the whole reading says where
+            yield line
+
+    def watched() -> Iterator[str]:         # the lines as the whole reading judges them:
+        nonlocal quoted                     # its preamble blank
+        for line in _after_preamble(checked(), dialect.skipped, "\n"):
             quoted = quoted or '"' in line
             even.add(_without_break(line))
             yield line
@@ -130,8 +134,8 @@ def delimited_layout(path: str, options: ReadOptions) -> DelimitedLayout | None:
     lines = watched()
     try:
         with _AnyFieldSize():
-            for fields, record, _ in quoted_records(_after_preamble(lines, dialect.skipped, "\n"),
-                                                    path, dialect.delimiter, dialect.header):
+            for fields, record, _ in quoted_records(lines, path, dialect.delimiter,
+                                                    dialect.header):
                 records += record is not None
         plain = even.filled() if quoted else None
         literal = plain is not None and records + bool(dialect.header and fields) < plain
@@ -207,9 +211,9 @@ def is_json_array(path: str) -> bool:
     return head is not None and head[0].lstrip(_SPACE)[:1] == "["
 
 
-def _items(path: str, encoding: str) -> Iterator[tuple[object, int]]:
+def _items(path: str, encoding: str) -> Iterator[tuple[object, str]]:
     """The items of the top-level JSON array of a file, one at a time, each with its
-    length in characters of JSON. Anything the
+    JSON text as it is in the file. Anything the
     whole reading would refuse (a broken item, text after the array, nesting past
     :data:`~ngram_core.json_rows.MAX_JSON_DEPTH`) raises :class:`NotStreamable`."""
     decoder = json.JSONDecoder()
@@ -268,9 +272,10 @@ def _items(path: str, encoding: str) -> Iterator[tuple[object, int]]:
             if ended or not more(max(wanted, len(buffer) - at)):
                 raise NotStreamable         # broken: the whole reading says where
             wanted *= 2
-        if json_too_deep(buffer[at:end], MAX_JSON_DEPTH - 1):
+        raw = buffer[at:end]
+        if json_too_deep(raw, MAX_JSON_DEPTH - 1):
             raise NotStreamable             # the array's bracket is one level more
-        yield item, end - at
+        yield item, raw
         at = end
         first = False
     if next_char() != "":
@@ -286,11 +291,11 @@ def json_array_tables(path: str, piece_chars: int = HEAD_BYTES) -> Iterator[Tabl
     piece: list[object] = []
     size, number = 0, 1
     first = None
-    for item, chars in _items(path, head[1]):
+    for item, raw in _items(path, head[1]):
         if first is None:
             first = item
         piece.append(item)
-        size += chars
+        size += len(raw)
         if size >= piece_chars:
             yield array_items_table(path, piece, number, first)
             number += len(piece)
@@ -299,6 +304,16 @@ def json_array_tables(path: str, piece_chars: int = HEAD_BYTES) -> Iterator[Tabl
         yield array_items_table(path, piece, number, first)
     elif first is None:
         raise NotStreamable                 # an empty array: the whole reading says so
+
+
+def json_array_raw(path: str) -> Iterator[str]:
+    """The JSON text of each item of a file's top-level array, as it is in the file
+    (what a cleaned copy keeps); :class:`NotStreamable` where there is no such array."""
+    head = _head_text(path)
+    if head is None:
+        raise NotStreamable
+    for _, raw in _items(path, head[1]):
+        yield raw
 
 
 def head_table(tables: Iterator[Table], rows: int) -> Table:

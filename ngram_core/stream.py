@@ -92,11 +92,12 @@ FIELD_SAMPLE_BYTES = 2**20
 
 class Executor(Protocol):
     """Runs partition work elsewhere (:class:`ngram_core.distributed.OnDask`): ``map``
-    yields ``work(part, fields, id_field, index, *extra)`` of every partition as each
+    yields ``work(part, *choices[part.file_index], index, *extra)`` of every
+    partition (its file's fields and id field, or a suite's groups of them) as each
     finishes, in any order, and raises the first result's error."""
 
     def map(self, work: Callable[..., Any], parts: Sequence[Partition],
-            choices: dict[int, tuple[list[str], str]], index: Any,
+            choices: dict[int, tuple[Any, ...]], index: Any,
             extra: dict[int, Any] | None = None) -> Iterator[Any]: ...
 
 
@@ -205,7 +206,9 @@ def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Itera
         return
     if _by_line(part.options) and not part.whole:
         for data, lines in iter_line_chunks(part.path, min(part.chunk, PIECE_BYTES)):
-            yield _rows_of(data, part, fields, id_field, lambda: lines)
+            rows = _rows_of(data, part, fields, id_field, lambda: lines)
+            data = b""                    # the rows' text is read: the bytes go
+            yield rows
         return
     if part.layout is not None:
         for table in delimited_tables(part.path, part.layout, PIECE_BYTES):
@@ -418,12 +421,17 @@ def count_partition(part: Partition, fields: list[str], id_field: str,
     counts: dict[bytes, int] = {}
     try:
         for rows in partition_chunks(part, fields, id_field):
-            b = tokenize_rows_arrow(rows, index.tokenizer())
-            for key, rows_in in run_steps(count_rows_steps(b, index.n, index.windows)).items():
+            for key, rows_in in count_rows_in(rows, index).items():
                 counts[key] = counts.get(key, 0) + rows_in
     except InputError as e:
         return WindowCounts(part.index, {}, e)
     return WindowCounts(part.index, counts)
+
+
+def count_rows_in(rows: list[Row], index: AIndex) -> dict[bytes, int]:
+    """For each window of A, how many of these B rows hold it."""
+    b = tokenize_rows_arrow(rows, index.tokenizer())
+    return run_steps(count_rows_steps(b, index.n, index.windows))
 
 
 class RowAt(NamedTuple):
@@ -499,7 +507,7 @@ def walk_partition(part: Partition, fields: list[str], id_field: str,
     out = PartitionResult(part.index, part.file_index, ranked=before is not None)
     try:
         for rows in partition_chunks(part, fields, id_field):
-            _walk_rows(rows, out, index, bool(id_field), before or {})
+            walk_rows(rows, out, index, bool(id_field), before or {})
             out.rows += len(rows)
     except InputError as e:
         return PartitionResult(part.index, part.file_index, error=e)
@@ -533,9 +541,26 @@ def over_cap(partials: Sequence[PartitionResult], cap: int
     return again, sum(count > cap for count in before.values())
 
 
-def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool,
-               before: dict[bytes, int]) -> None:
-    """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows."""
+#: What :func:`walk_rows` marks, by B row of the piece: its id (None: B has no id
+#: field) and, per A row it shares a window with or holds whole, the ``[start, end)``
+#: characters of the B row from the first to the last token they share.
+Marks = dict[int, tuple["str | None", dict[int, tuple[int, int]]]]
+
+
+def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool,
+              before: dict[bytes, int], marks: Marks | None = None) -> None:
+    """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows.
+    With ``marks``, also mark every row holding a window of A (past the cap too) or a
+    short piece of A whole, keyed by its number in the piece (0-based)."""
+    tokens_of: dict[int, dict[int, list[int]]] = {}     # B row -> A row -> [first, end)
+
+    def mark(r: int, a_row: int, first: int, end: int) -> None:
+        span = tokens_of.setdefault(r, {}).get(a_row)
+        if span is None:
+            tokens_of[r][a_row] = [first, end]
+        else:
+            span[0], span[1] = min(span[0], first), max(span[1], end)
+
     tokenizer = index.tokenizer()
     b = tokenize_rows_arrow(rows, tokenizer)
     n, buf, width = index.n, b.buffer, 4 * index.n
@@ -574,6 +599,9 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
         lo, hi = bisect_left(prefixed, start), bisect_left(prefixed, end - short_min + 1)
         for piece, b_start in contained_in_row(index.short_rows, short_min, buf, start, end,
                                                prefixed[lo:hi]):
+            if marks is not None:
+                held = index.pieces[piece]
+                mark(r, held.row, b_start, b_start + held.tokens)
             if piece not in contained_at and piece not in out.contained:
                 contained_at[piece] = (r, b_start)
         runs: dict[int, list[int]] = {}
@@ -586,6 +614,9 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
                 continue
             count = seen[window] = seen.get(window, 0) + 1
             positions = (value,) if type(value) is int else value
+            if marks is not None:
+                for q in positions:
+                    mark(r, bisect_right(a_offsets, q) - 1, g - start, g - start + n)
             if count == 1:                            # A's windows matched: once a window
                 starts.update(positions)
             if count + before.get(window, 0) > cap:   # past the cap: matches, starts no span
@@ -624,6 +655,11 @@ def _walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: b
     for piece, (r, b_start) in contained_at.items():
         out.contained[piece] = Contained(RowAt(out.partition, first_row + r), b_start,
                                          chars(r, b_start, index.pieces[piece].tokens))
+    if marks is not None:
+        for r, by_a in tokens_of.items():
+            marks[r] = ((rows[r].id or None) if with_ids else None,
+                        {a_row: chars(r, first, end - first)
+                         for a_row, (first, end) in sorted(by_a.items())})
 
 
 @dataclass
@@ -928,7 +964,7 @@ def _definitions(executor: Executor | None, a_rows: list[Row], parts: Sequence[P
 
 
 def _over_partitions(executor: Executor | None, work: Callable[..., Any],
-                     parts: Sequence[Partition], choices: dict[int, tuple[list[str], str]],
+                     parts: Sequence[Partition], choices: dict[int, tuple[Any, ...]],
                      index: Any, extra: dict[int, Any] | None = None) -> Iterator[Any]:
     """Run ``work(part, fields, id_field, index)`` (with ``extra[part.index]`` after
     them, when given) on every partition and yield each result: in this process in

@@ -46,7 +46,8 @@ ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "conll", "d
 #: engine builds on first use are then made before the tab starts.
 WARM_UP = "ngram_core.warm.warm_caches"
 #: Engine modules for the command line only; shipping or importing one in the tab is an error.
-COMMAND_ONLY = ("__main__", "cli", "distributed", "files", "record_stream", "stream", "tokenize_arrow",
+COMMAND_ONLY = ("__main__", "cleaned", "cli", "decontaminate", "distributed", "files", "flags",
+                "outputs", "record_stream", "stream", "suite", "terminal", "tokenize_arrow",
                 "window_filter",
                 "window_filter_plain")
 #: The page's own Python: the whole ngram_page package.

@@ -13,8 +13,10 @@ that the command exits 2 with one line naming the file (and the line).
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
+import lzma
 import zipfile
 from typing import NamedTuple
 
@@ -69,6 +71,12 @@ BAD_FILES = (
             command_needle="is not a readable Arrow file ("),
     BadFile("gzip-named.jsonl", gzip.compress(b'{"text": "a"}\n', mtime=0),
             "gzip archive, not a text file: decompress it"),
+    # a compressed file under a name that does not say so: named by its first bytes (#35)
+    BadFile("bzip2-named.jsonl", bz2.compress(b'{"text": "a"}\n'),
+            "bzip2 archive, not a text file: decompress it"),
+    BadFile("xz-named.csv", lzma.compress(b"id,text\n1,a\n"),
+            "xz archive, not a text file: decompress it"),
+    BadFile("train.jsonl.lz4", b"\x04\x22\x4d\x18" + bytes(32), "LZ4 archive, not a text file"),
     BadFile("empty.json", b"", "is empty"),
     BadFile("empty.csv", b"", "is empty"),
     BadFile("whitespace-only.txt", b"  \n \n", "is empty"),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import bz2
 import csv
 import gzip
 import io
 import json
+import lzma
 import random
 
 import pyarrow as pa
@@ -51,6 +53,13 @@ def write_shards(directory, texts, formats):
             path.write_bytes(gzip.compress(records.encode()))
         elif fmt == "jsonl.zst":
             path.write_bytes(zstandard.ZstdCompressor().compress(records.encode()))
+        elif fmt == "jsonl.bz2":
+            path.write_bytes(bz2.compress(records.encode()))
+        elif fmt == "jsonl.xz":
+            path.write_bytes(lzma.compress(records.encode()))
+        elif fmt == "json":        # one array of records, read item by item
+            path.write_text(json.dumps([{"id": i, "text": t} for i, t in zip(ids, chunk)],
+                                       indent=2))
         elif fmt == "csv":
             out = io.StringIO()
             w = csv.writer(out)
@@ -91,6 +100,7 @@ def local_and_distributed(client, tmp_path, a_texts, b_texts, formats, settings,
     (3, ["jsonl", "jsonl", "jsonl"], 6, "strict", 300),          # many small blocks
     (4, ["parquet", "jsonl"], 8, "loose", 512),
     (5, ["arrow", "jsonl", "feather"], 5, "loose", 1 << 20),
+    (6, ["jsonl.bz2", "json", "jsonl.xz", "csv"], 5, "loose", 1 << 20),
 ])
 def test_same_summary_and_csv_as_single_machine(client, tmp_path, seed, formats, n, mode,
                                                   blocksize):

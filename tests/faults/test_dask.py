@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import ngram_core.distributed as distributed
+from benchmarks.bench_faults import spawned_workers
 from ngram_core.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,22 +125,6 @@ def test_a_local_cluster_leaves_no_scratch_folder(tmp_path):
 
 
 # --- 4: workers killed or frozen by pid --------------------------------------------------
-
-def spawned_workers(pid: int) -> list[int]:
-    """The Dask worker processes a run started (multiprocessing's spawned children)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command:
-            found.append(int(entry))
-    return found
-
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):

@@ -1,0 +1,232 @@
+"""``ngram-overlap decontaminate``: a suite of test sets (evals) against training data
+in one pass, a table of which benchmark leaked where, and the training data without
+the rows that hold them. A front end: it turns flags and files into plain values,
+runs :func:`~ngram_core.suite.check_suite` and writes what it returns::
+
+    ngram-overlap decontaminate --evals mmlu.jsonl gsm8k.jsonl --train 'shards/*.jsonl.zst' \\
+        --out cleaned/
+
+writes ``cleaned/<each training file's name>`` (its own format and compression,
+the rows that share a window with an eval row, or hold a short eval row whole,
+left out), ``cleaned/removed.jsonl`` (one line per removed row and why) and
+``cleaned/report.json`` (each eval's summary, as ``ngram-overlap EVAL TRAIN
+--json`` prints it, and the benchmark-by-training-file table), all of them or
+none. The matching flags are the check's; ``--a-*`` flags read every eval,
+``--b-*`` flags every training file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .cleaned import cleaned_writer
+from .errors import InputError, shown
+from .files import check_unchanged, describe_read, expand_paths, file_stamps, load_rows_by_file
+from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
+                    read_options, settings_of)
+from .outputs import Content, plan_outputs, write_outputs
+from .report import percent
+from .stream import plan_partitions
+from .suite import EvalSet, SuiteResult, check_suite
+from .terminal import (INTERRUPTED, ProgressBar, Stopped, VisibleText, stop_signals_raise,
+                       tolerant, write_result)
+
+REPORT = "report.json"
+REMOVED = "removed.jsonl"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ngram-overlap decontaminate",
+        description="Check several test sets (evals) against training data, reading the "
+                    "training data once, and write the training data without the rows "
+                    "that hold them.")
+    p.add_argument("--evals", nargs="+", required=True, metavar="EVAL",
+                   help="the test sets: JSON, JSONL, CSV, TSV or text, each read as "
+                        "'ngram-overlap EVAL TRAIN' reads it")
+    p.add_argument("--train", nargs="+", required=True, metavar="TRAIN",
+                   help="the training data: files or globs, read in order as one")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="the folder to write the cleaned training files, removed.jsonl "
+                        "and report.json into (made if missing)")
+    p.add_argument("--rows-csv", action="store_true",
+                   help="also write each eval's rows CSV as DIR/<eval name>.rows.csv")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_matching_flags(p)
+    add_reading_flags(p, "every eval", "every training file")
+    add_engine_flags(p)
+    return p
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    """The subcommand: 0 done, 2 bad input or an output that cannot be written, 130
+    interrupted, 128 + N stopped by signal N."""
+    raw_err = stderr or tolerant(sys.stderr)
+    err = VisibleText(raw_err)
+    args = build_parser().parse_args(argv)
+    bar = ProgressBar(raw_err)
+    try:
+        with stop_signals_raise():
+            try:
+                report = _run(args, err, bar)
+            except InputError as e:
+                err.write(f"ngram-overlap: {e}\n")
+                return 2
+            finally:
+                bar.clear()
+    except KeyboardInterrupt:
+        err.write("ngram-overlap: interrupted\n")
+        return INTERRUPTED
+    except Stopped as e:
+        err.write(f"ngram-overlap: stopped by {e.name}\n")
+        return e.status
+    if not args.json:
+        return 0
+    out = stdout or (tolerant(sys.stdout) if sys.stdout is not None else None)
+    if out is None:
+        err.write("ngram-overlap: standard output: is closed: the report cannot be written\n")
+        return 2
+    return write_result(out, json.dumps(report, ensure_ascii=False) + "\n", err,
+                         own_stdout=stdout is None)
+
+
+def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
+    settings = settings_of(args)
+    blocksize = check_flags(args)
+    eval_paths, train_paths = expand_paths(args.evals), expand_paths(args.train)
+    if len(set(map(os.path.realpath, eval_paths))) < len(eval_paths):
+        raise InputError("--evals", "names one file twice")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise InputError(args.out, "is not a folder: --out names the folder written into")
+    names = _output_names(eval_paths, train_paths, args.rows_csv)
+    os.makedirs(args.out, exist_ok=True)
+    planned = plan_outputs([(name, os.path.join(args.out, name)) for name in names],
+                           inputs=[*eval_paths, *train_paths])
+    stamps = file_stamps([*eval_paths, *train_paths])
+    a_options, b_options = read_options(args, "a"), read_options(args, "b")
+    evals = []
+    for path in eval_paths:
+        rows, _, reads = load_rows_by_file([path], args.a_field, args.a_id_field, a_options)
+        err.write(describe_read("Eval", reads[0]) + "\n")
+        evals.append(EvalSet(path, rows, reads[0].text_fields,
+                             None if args.a_field else reads[0].text_fields))
+    options: dict[str, Any] = dict(b_fields=args.b_field, b_id_field=args.b_id_field,
+                                   b_options=b_options, blocksize=blocksize, on_progress=bar)
+    if args.engine == "dask":
+        from .distributed import on_cluster
+        suite = on_cluster(lambda executor: check_suite(evals, train_paths, settings, **options,
+                                                        executor=executor),
+                           scheduler=args.scheduler, workers=args.workers,
+                           connect_timeout=args.connect_timeout)
+    else:
+        suite = check_suite(evals, train_paths, settings, **options)
+    check_unchanged(stamps)
+    bar.clear()
+    for read in suite.results[0].b_reads:
+        err.write(describe_read("Training", read) + "\n")
+    report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]])
+    files: dict[str, Content] = {REPORT: (json.dumps(report, ensure_ascii=False, indent=1)
+                                          + "\n").encode("utf-8"),
+                                 REMOVED: removed_lines(suite)}
+    parts = plan_partitions(train_paths, b_options, blocksize)
+    formats = {part.file_index: part.options for part in parts}
+    for i, path in enumerate(train_paths):
+        removed = [r.row for r in suite.removals if r.file_index == i]
+        files[names[2 + i]] = cleaned_writer(path, formats[i], removed)
+    if args.rows_csv:
+        for e, result in enumerate(suite.results):
+            files[names[2 + len(train_paths) + e]] = result.rows_csv().encode("utf-8")
+    write_outputs(planned, files)
+    err.write(render_tables(report))
+    return report
+
+
+def _output_names(eval_paths: Sequence[str], train_paths: Sequence[str],
+                  rows_csv: bool) -> list[str]:
+    """The files written in the folder: the report, the removed rows, each training
+    file's cleaned copy (its own name) and, with ``rows_csv``, each eval's rows CSV.
+    Two of one name are refused."""
+    names = [REPORT, REMOVED, *(os.path.basename(p) for p in train_paths)]
+    if rows_csv:
+        names += [os.path.basename(p) + ".rows.csv" for p in eval_paths]
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in seen:
+            raise InputError(name, "would be written twice in the folder (two training "
+                                   "files of one name, or a training file named like the "
+                                   "report): rename one")
+        seen[name] = i
+    return names
+
+
+def removed_lines(suite: SuiteResult) -> bytes:
+    """``removed.jsonl``: one line per removed training row, in file order: its file,
+    row (1-based), id where it has one, and each eval row that caused it with the
+    ``[start, end)`` characters of the training row they share."""
+    lines = []
+    for removal in suite.removals:
+        entry: dict[str, Any] = {"file": shown(suite.b_paths[removal.file_index]),
+                                 "row": removal.row}
+        if removal.b_id is not None:
+            entry["id"] = removal.b_id
+        causes = []
+        for cause in removal.causes:
+            result = suite.results[cause.eval]
+            a_row = result.a_rows[cause.a_row]
+            causes.append({"eval": shown(suite.eval_names[cause.eval]), "row": a_row.number,
+                           "id": a_row.id, "chars": list(cause.b_chars)})
+        entry["causes"] = causes
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    return "".join(line + "\n" for line in lines).encode("utf-8")
+
+
+def suite_report(suite: SuiteResult, written: Sequence[str]) -> dict:
+    """Each eval's summary (as its own run's ``--json``, with its file), each training
+    file's rows and removed rows, and for each eval and training file the eval rows
+    found there and the training rows holding them."""
+    evals = [{"file": shown(name), **result.summary.as_dict()}
+             for name, result in zip(suite.eval_names, suite.results)]
+    removed = [0] * len(suite.b_paths)
+    found: dict[tuple[int, int], tuple[set[int], set[int]]] = {}
+    for removal in suite.removals:
+        removed[removal.file_index] += 1
+        for cause in removal.causes:
+            eval_rows, train_rows = found.setdefault((cause.eval, removal.file_index),
+                                                     (set(), set()))
+            eval_rows.add(cause.a_row)
+            train_rows.add(removal.row)
+    training = [{"file": shown(path), "rows": rows, "removed": gone, "cleaned": shown(out)}
+                for path, rows, gone, out in zip(suite.b_paths, suite.b_rows, removed, written)]
+    by_file = [{"eval": shown(suite.eval_names[e]), "training": shown(suite.b_paths[f]),
+                "eval_rows": len(found.get((e, f), (set(), set()))[0]),
+                "training_rows": len(found.get((e, f), (set(), set()))[1])}
+               for e in range(len(suite.results)) for f in range(len(suite.b_paths))]
+    return {"evals": evals, "training": training, "found": by_file}
+
+
+def render_tables(report: dict) -> str:
+    """The report as three aligned tables for the terminal: each eval, each training
+    file, and where each eval was found."""
+    def table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+        every = [head, *rows]
+        widths = [max(len(r[i]) for r in every) for i in range(len(head))]
+        return "".join("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                        for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+                       + "\n" for r in every)
+
+    evals = table(("Eval", "Rows", "Checkable", "Flagged", "Share", "Contained"),
+                  [(e["file"], f"{e['rows']:,}", f"{e['checkable']:,}", f"{e['flagged']:,}",
+                    percent(e["flagged_share"]), f"{e['contained']:,}") for e in report["evals"]])
+    training = table(("Training file", "Rows", "Removed", "Written to"),
+                     [(t["file"], f"{t['rows']:,}", f"{t['removed']:,}", t["cleaned"])
+                      for t in report["training"]])
+    found = table(("Eval", "Training file", "Eval rows found", "Training rows"),
+                  [(f["eval"], f["training"], f"{f['eval_rows']:,}", f"{f['training_rows']:,}")
+                   for f in report["found"]])
+    return evals + "\n" + training + "\n" + found
