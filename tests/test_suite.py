@@ -1,0 +1,289 @@
+"""A benchmark suite against training data in one pass, and the cleaned training set
+(#35): each eval's figures are its own run's, byte for byte; the training rows marked
+are exactly those an eval finds something in; the cleaned files keep every other row
+byte for byte, in their own format, and no eval finds anything in them."""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import json
+import lzma
+import random
+import tempfile
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import zstandard
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ngram_core import Settings
+from ngram_core.cli import main as check_main
+from ngram_core.decontaminate import main as decontaminate_main
+from ngram_core.distributed import OnDask
+from ngram_core.files import load_rows_by_file, read_path_table
+from ngram_core.stream import check_streamed
+from ngram_core.suite import EvalSet, check_suite
+from ngram_core.table import ReadOptions
+
+WORDS = [f"w{i}" for i in range(300)]
+
+
+def write_evals(folder: Path, seed: int, count: int = 3, rows: int = 30) -> list[Path]:
+    rng = random.Random(seed)
+    paths = []
+    for k in range(count):
+        path = folder / f"eval{k}.jsonl"
+        path.write_text("".join(json.dumps({"id": f"e{k}-{i}", "text": " ".join(
+            rng.choice(WORDS) for _ in range(rng.choice([4, 9, 30])))}) + "\n"
+            for i in range(rows)))
+        paths.append(path)
+    return paths
+
+
+def training_texts(evals: list[Path], seed: int, rows: int = 600) -> list[str]:
+    rng = random.Random(seed)
+    leaks = [json.loads(line)["text"] for p in evals for line in p.read_text().splitlines()]
+    texts = []
+    for i in range(rows):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 40)))
+        if i % 37 == 0:
+            text += " " + rng.choice(leaks)
+        texts.append(text)
+    return texts
+
+
+def eval_sets(paths) -> list[EvalSet]:
+    out = []
+    for path in paths:
+        rows, _, reads = load_rows_by_file([str(path)])
+        out.append(EvalSet(str(path), rows, reads[0].text_fields, reads[0].text_fields))
+    return out
+
+
+def finds_nothing(ev: EvalSet, b_paths, s: Settings) -> bool:
+    summary = check_streamed(ev.rows, [str(p) for p in b_paths], s, a_fields=ev.fields,
+                             b_like=ev.like).summary
+    return (summary.flagged, summary.contained, summary.duplicates, summary.dirty_tokens) == \
+        (0, 0, 0, 0)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from([5, 8, 13]), st.sampled_from([None, 2]),
+       st.booleans())
+def test_each_eval_of_a_suite_is_its_own_run_and_the_marked_rows_are_what_it_finds(
+        tmp_path, seed, n, max_b_rows, keep_template):
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    evals = write_evals(folder, seed)
+    train = folder / "train.jsonl"
+    texts = training_texts(evals, seed + 1)
+    train.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n"
+                             for i, t in enumerate(texts)))
+    s = Settings(n=n, max_b_rows=max_b_rows, keep_template=keep_template)
+    sets = eval_sets(evals)
+    suite = check_suite(sets, [str(train)], s, blocksize=1 << 16)
+    for ev, result in zip(sets, suite.results):
+        own = check_streamed(ev.rows, [str(train)], s, a_fields=ev.fields, b_like=ev.like)
+        assert result.summary.as_dict() == own.summary.as_dict()
+        assert result.rows_csv() == own.rows_csv() and result.csv() == own.csv()
+    if max_b_rows is not None:
+        return                # the filter judges a window on the whole training data
+    marked = {r.row: {c.eval for c in r.causes} for r in suite.removals}
+    # a marked row is one its causes find something in, alone; an unmarked row, none
+    unmarked = [k for k in range(1, len(texts) + 1) if k not in marked]
+    for row in [*marked, *random.Random(seed).sample(unmarked, 20)]:
+        alone = folder / "row.jsonl"
+        alone.write_text(json.dumps({"id": "x", "text": texts[row - 1]}) + "\n")
+        found = {e for e, ev in enumerate(sets) if not finds_nothing(ev, [alone], s)}
+        assert found == marked.get(row, set()), (row, texts[row - 1])
+    # and without the marked rows, no eval finds anything
+    cleaned = folder / "cleaned.jsonl"
+    cleaned.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n"
+                               for i, t in enumerate(texts) if i + 1 not in marked))
+    assert all(finds_nothing(ev, [cleaned], s) for ev in sets)
+
+
+def cleaned_run(tmp_path, evals, trains, *more) -> tuple[int, str, str, Path]:
+    out, err = io.StringIO(), io.StringIO()
+    folder = tmp_path / "cleaned"
+    code = decontaminate_main(["--evals", *map(str, evals), "--train", *map(str, trains),
+                               "--out", str(folder), "--n", "8", "--json", *more], out, err)
+    return code, out.getvalue(), err.getvalue(), folder
+
+
+def test_the_report_holds_each_evals_own_json_and_where_each_was_found(tmp_path):
+    evals = write_evals(tmp_path, 5)
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n"
+                             for i, t in enumerate(training_texts(evals, 6))))
+    code, out, err, folder = cleaned_run(tmp_path, evals, [train], "--rows-csv")
+    assert code == 0, err
+    report = json.loads(out)
+    assert json.loads((folder / "report.json").read_text()) == report
+    for entry, path in zip(report["evals"], evals):
+        single = io.StringIO()
+        assert check_main([str(path), str(train), "--n", "8", "--json"], single,
+                          io.StringIO()) == 0
+        assert entry.pop("file") == str(path)
+        assert json.dumps(entry, ensure_ascii=False) + "\n" == single.getvalue()
+        rows_csv = io.StringIO()
+        check_main([str(path), str(train), "--n", "8", "--rows-csv",
+                    str(tmp_path / "own.csv")], rows_csv, io.StringIO())
+        assert (folder / f"{path.name}.rows.csv").read_bytes() == \
+            (tmp_path / "own.csv").read_bytes()
+    removed = [json.loads(line) for line in (folder / "removed.jsonl").read_text().splitlines()]
+    assert report["training"] == [{"file": str(train), "rows": 600, "removed": len(removed),
+                                   "cleaned": str(folder / "train.jsonl")}]
+    found = {(f["eval"], f["training"]): f for f in report["found"]}
+    for e, path in enumerate(evals):
+        causes = [(r["row"], c["row"]) for r in removed for c in r["causes"]
+                  if c["eval"] == str(path)]
+        entry = found[str(path), str(train)]
+        assert entry["training_rows"] == len({t for t, _ in causes})
+        assert entry["eval_rows"] == len({a for _, a in causes})
+    assert "Eval" in err and "Training file" in err and "Removed" in err
+
+
+def csv_bytes(rows) -> bytes:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(["doc_id", "body"])
+    w.writerows(rows)
+    return ("Corpus export\r\n\r\n" + out.getvalue()).encode()
+
+
+def compressed(data: bytes, suffix: str) -> bytes:
+    return {"": lambda d: d, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress,
+            ".zst": zstandard.ZstdCompressor().compress}[suffix](data)
+
+
+def decompressed(data: bytes, suffix: str) -> bytes:
+    return {"": lambda d: d, ".gz": gzip.decompress, ".bz2": bz2.decompress,
+            ".xz": lzma.decompress,
+            ".zst": lambda d: zstandard.ZstdDecompressor().decompressobj().decompress(d)}[
+        suffix](data)
+
+
+@pytest.mark.parametrize("shape, suffix", [
+    ("jsonl", ""), ("jsonl", ".gz"), ("jsonl", ".zst"), ("txt", ".bz2"), ("csv", ""),
+    ("csv", ".xz"), ("tsv", ".gz"), ("json", ""), ("parquet", ""), ("paragraphs", "")])
+def test_a_cleaned_training_file_keeps_every_other_row_byte_for_byte(tmp_path, shape, suffix):
+    evals = write_evals(tmp_path, 7, count=2)
+    texts = training_texts(evals, 8, rows=300)
+    ids = [f"t{i}" for i in range(len(texts))]
+    if shape == "jsonl":           # a blank line between rows, CRLF on some
+        units = [json.dumps({"id": i, "text": t}) + ("\r\n" if k % 3 else "\n")
+                 + ("\n" if k % 50 == 0 else "") for k, (i, t) in enumerate(zip(ids, texts))]
+        data, name = "".join(units).encode(), "train.jsonl"
+    elif shape == "txt":
+        units = [t + "\n" for t in texts]
+        data, name = "".join(units).encode(), "train.txt"
+    elif shape == "paragraphs":    # documents of several lines between blank lines
+        units = [t.replace(" w1", "\nw1") + "\n\n" for t in texts]
+        data, name = "".join(units).encode(), "train.txt"
+    elif shape in ("csv", "tsv"):  # quoted line breaks, a preamble above the header
+        texts = [t.replace(" w2", "\nw2") for t in texts]
+        if shape == "csv":
+            data, name = csv_bytes(zip(ids, texts)), "train.csv"
+        else:
+            data = ("doc_id\tbody\n" + "".join(f"{i}\t{t.replace(chr(10), ' ')}\n"
+                                                for i, t in zip(ids, texts))).encode()
+            name = "train.tsv"
+    elif shape == "json":
+        data = json.dumps([{"id": i, "text": t} for i, t in zip(ids, texts)], indent=2).encode()
+        name = "train.json"
+    else:
+        sink = pa.BufferOutputStream()
+        pq.write_table(pa.table({"id": ids, "text": texts}), sink, row_group_size=64)
+        data, name = sink.getvalue().to_pybytes(), "train.parquet"
+    train = tmp_path / (name + suffix)
+    train.write_bytes(compressed(data, suffix))
+    code, out, err, folder = cleaned_run(tmp_path, evals, [train])
+    assert code == 0, err
+    removed = {json.loads(line)["row"] for line in
+               (folder / "removed.jsonl").read_text().splitlines()}
+    assert removed, "the fixture leaks"
+    cleaned = folder / train.name
+    options = ReadOptions(role="b")
+    before = read_path_table(str(train), options)
+    after = read_path_table(str(cleaned), options)
+    assert after.records == [r for k, r in enumerate(before.records, 1) if k not in removed]
+    if shape in ("jsonl", "txt", "paragraphs"):
+        kept = [u for k, u in enumerate(units, 1) if k not in removed]
+        assert decompressed(cleaned.read_bytes(), suffix) == "".join(kept).encode()
+    if shape == "csv":
+        assert decompressed(cleaned.read_bytes(), suffix) == csv_bytes(
+            [(i, t) for k, (i, t) in enumerate(zip(ids, texts), 1) if k not in removed])
+    for ev in eval_sets(evals):
+        assert finds_nothing(ev, [cleaned], Settings(n=8))
+
+
+def test_outputs_that_would_harm_an_input_or_each_other_are_refused_before_any_work(tmp_path):
+    evals = write_evals(tmp_path, 9, count=1)
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    train = shards / "train.jsonl"
+    train.write_text("".join(json.dumps({"text": t}) + "\n"
+                             for t in training_texts(evals, 10, 50)))
+    before = train.read_bytes()
+    err = io.StringIO()
+    assert decontaminate_main(["--evals", str(evals[0]), "--train", str(train),
+                               "--out", str(shards)], io.StringIO(), err) == 2
+    assert "is an input of this run" in err.getvalue() and train.read_bytes() == before
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "train.jsonl").write_bytes(before)
+    err = io.StringIO()
+    assert decontaminate_main(["--evals", str(evals[0]), "--train", str(train),
+                               str(other / "train.jsonl"), "--out", str(tmp_path / "o")],
+                              io.StringIO(), err) == 2
+    assert "would be written twice" in err.getvalue()
+    assert not (tmp_path / "o" / "report.json").exists()
+
+
+def test_a_suite_on_dask_gives_the_same_results_and_removals(tmp_path):
+    from dask.distributed import Client, LocalCluster
+    evals = write_evals(tmp_path, 11)
+    texts = training_texts(evals, 12, rows=900)
+    paths = []
+    for k in range(3):              # three shards, several partitions each
+        path = tmp_path / f"shard-{k}.jsonl"
+        path.write_text("".join(json.dumps({"id": f"t{k}-{i}", "text": t}) + "\n"
+                                for i, t in enumerate(texts[k * 300:(k + 1) * 300])))
+        paths.append(str(path))
+    sets = eval_sets(evals)
+    s = Settings(n=8)
+    local = check_suite(sets, paths, s, blocksize=1 << 16)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster, \
+            Client(cluster) as client:
+        remote = check_suite(sets, paths, s, blocksize=1 << 16, executor=OnDask(client))
+    assert [r.rows_csv() for r in remote.results] == [r.rows_csv() for r in local.results]
+    assert [r.summary.as_dict() for r in remote.results] == \
+        [r.summary.as_dict() for r in local.results]
+    assert remote.removals == local.removals and remote.b_rows == local.b_rows
+
+
+def test_every_training_row_holding_an_eval_row_is_removed_past_the_cap_too(tmp_path):
+    """A benchmark item copied into 40 training documents: the cap (32) bounds the rows
+    a window's span may start in, not the rows that hold it; all 40 are removed, and a
+    short item found whole (a 9-token question) is removed with its document."""
+    rng = random.Random(13)
+    item = " ".join(rng.choice(WORDS) for _ in range(25))
+    question = " ".join(rng.choice(WORDS) for _ in range(9))
+    ev = tmp_path / "eval.jsonl"
+    ev.write_text(json.dumps({"id": "q1", "text": item}) + "\n"
+                  + json.dumps({"id": "q2", "text": question}) + "\n")
+    rows = [" ".join(rng.choice(WORDS) for _ in range(30)) for _ in range(200)]
+    holding = set(range(5, 205, 5))
+    texts = [f"{t} {item}" if k in holding else t for k, t in enumerate(rows, 1)]
+    texts[2] = f"intro {question} outro"
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
+    suite = check_suite(eval_sets([ev]), [str(train)], Settings(n=13), blocksize=1 << 16)
+    assert {r.row for r in suite.removals} == holding | {3}
+    assert {r.row: [c.a_row for c in r.causes] for r in suite.removals}[3] == [1]
