@@ -48,6 +48,7 @@ bench: $(VENV)/.installed dist chromium
 	$(PY) -m benchmarks.bench_core
 	$(PY) -m benchmarks.bench_browser --pathological
 	$(PY) -m benchmarks.bench_faults
+	$(PY) -m benchmarks.bench_suite
 	$(PY) -m benchmarks.bench_dask --a-mb 2 --sizes 200,2000 --shard-mb 20 --dask-max-mb 1000 --zh-sizes 200
 
 clean:

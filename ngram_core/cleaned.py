@@ -48,22 +48,45 @@ def cleaned_writer(path: str, options: ReadOptions, removed: Sequence[int]) -> W
     if is_utf16(read_file_bytes(path, 4)):
         raise InputError(path, "is UTF-16: no cleaned copy is written of it (save it as "
                                "UTF-8 to have one)")
-    fmt = options.format
-    if fmt == "json":
+    if options.format == "json":
         return lambda out: _compressed(path, out, lambda f: _json_array(path, set(removed), f))
+    starts_row = _line_rows(options)
+    if starts_row is not None:          # each line says whether it starts a row: one pass
+        return lambda out: _compressed(path, out,
+                                       lambda f: _by_line(path, starts_row, removed, f))
     starts = _row_starts(path, options)
     return lambda out: _compressed(path, out, lambda f: _lines(path, starts(), removed, f))
 
 
+def _line_rows(options: ReadOptions) -> Callable[[str], bool] | None:
+    """For a file whose every row is one line: whether a line (read as Latin-1) is a
+    row; None for other files."""
+    if options.format == "jsonl":        # a blank line is no row
+        return lambda line: bool(line.encode("latin-1").decode("utf-8", "replace").strip())
+    if options.format == "text" and options.text_rows in (None, "line"):
+        return lambda line: True
+    return None
+
+
+def _by_line(path: str, starts_row: Callable[[str], bool], removed: Sequence[int],
+             out: BinaryIO) -> None:
+    """:func:`_lines` in one pass, for a file whose rows are lines."""
+    left = set(removed)
+    row, dropping = 0, False
+    for line in text_lines(path, "latin-1"):
+        if starts_row(line):
+            row += 1
+            dropping = row in left
+            left.discard(row)
+        if not dropping:
+            out.write(line.encode("latin-1"))
+    if left:
+        raise InputError(path, f"has no row {min(left)}: it changed since it was checked")
+
+
 def _row_starts(path: str, options: ReadOptions) -> Callable[[], Iterator[int]]:
     """Each row's first line (1-based) in file order, as the reading finds it."""
-    fmt = options.format
-    if fmt == "jsonl":
-        return lambda: (number for number, line in enumerate(text_lines(path, "latin-1"), 1)
-                        if line.encode("latin-1").decode("utf-8", "replace").strip())
-    if fmt == "text" and options.text_rows in (None, "line"):
-        return lambda: (number for number, _ in enumerate(text_lines(path, "latin-1"), 1))
-    if fmt in ("csv", "tsv"):
+    if options.format in ("csv", "tsv"):
         layout = delimited_layout(path, options)
         if layout is not None:
             return lambda: (line for table in delimited_tables(path, layout, 1 << 20)

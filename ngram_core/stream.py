@@ -356,9 +356,11 @@ class AIndex:
         return replace(self, windows=windows)
 
 
-def index_a(a_rows: list[Row], settings: Settings) -> tuple[Tokenizer, TokenizedRows, AIndex]:
-    """Tokenize A and index every window of it, with a cap no window can reach."""
-    tokenizer = settings.tokenizer()
+def index_a(a_rows: list[Row], settings: Settings, tokenizer: Tokenizer | None = None
+            ) -> tuple[Tokenizer, TokenizedRows, AIndex]:
+    """Tokenize A and index every window of it, with a cap no window can reach.
+    ``tokenizer``: one whose vocabulary other test sets share (a suite's)."""
+    tokenizer = tokenizer or settings.tokenizer()
     a = tokenize_rows(a_rows, tokenizer, by_part=True)
     windows = build_index(a, settings.n, cap=len(a.ids) + 2).table
     rows_by_tokens: dict[bytes, list[int]] = {}
@@ -428,9 +430,12 @@ def count_partition(part: Partition, fields: list[str], id_field: str,
     return WindowCounts(part.index, counts)
 
 
-def count_rows_in(rows: list[Row], index: AIndex) -> dict[bytes, int]:
-    """For each window of A, how many of these B rows hold it."""
-    b = tokenize_rows_arrow(rows, index.tokenizer())
+def count_rows_in(rows: list[Row], index: AIndex, b: TokenizedRows | None = None
+                  ) -> dict[bytes, int]:
+    """For each window of A, how many of these B rows hold it (``b``: the rows already
+    tokenized with A's vocabulary)."""
+    if b is None:
+        b = tokenize_rows_arrow(rows, index.tokenizer())
     return run_steps(count_rows_steps(b, index.n, index.windows))
 
 
@@ -547,11 +552,32 @@ def over_cap(partials: Sequence[PartitionResult], cap: int
 Marks = dict[int, tuple["str | None", dict[int, tuple[int, int]]]]
 
 
+class PieceTokens(NamedTuple):
+    """A piece of B tokenized, and its positions whose window may be one of A's, and
+    whose first ``short_min`` tokens may start a short piece of A (the first pass:
+    every real one is among them)."""
+    b: TokenizedRows
+    candidates: list[int]
+    prefixed: list[int]
+
+
+def piece_tokens(rows: list[Row], tokenizer: Tokenizer, bits: WindowBits,
+                 prefix_bits: WindowBits | None) -> PieceTokens:
+    """Tokenize a piece of B and find its candidate positions (see :class:`PieceTokens`)."""
+    b = tokenize_rows_arrow(rows, tokenizer)
+    buf = b.buffer
+    return PieceTokens(b, bits.candidates(buf, b.offsets),
+                       prefix_bits.candidates(buf, b.offsets) if prefix_bits else [])
+
+
 def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool,
-              before: dict[bytes, int], marks: Marks | None = None) -> None:
+              before: dict[bytes, int], marks: Marks | None = None,
+              tokenized: PieceTokens | None = None) -> None:
     """Fold one piece of a partition into ``out``; its rows follow ``out.rows`` rows.
     With ``marks``, also mark every row holding a window of A (past the cap too) or a
-    short piece of A whole, keyed by its number in the piece (0-based)."""
+    short piece of A whole, keyed by its number in the piece (0-based). ``tokenized``:
+    the piece already tokenized, with candidates that include this index's (a suite's
+    evals share one vocabulary and one first pass)."""
     tokens_of: dict[int, dict[int, list[int]]] = {}     # B row -> A row -> [first, end)
 
     def mark(r: int, a_row: int, first: int, end: int) -> None:
@@ -562,7 +588,9 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
             span[0], span[1] = min(span[0], first), max(span[1], end)
 
     tokenizer = index.tokenizer()
-    b = tokenize_rows_arrow(rows, tokenizer)
+    if tokenized is None:
+        tokenized = piece_tokens(rows, tokenizer, index.bits, index.prefix_bits)
+    b = tokenized.b
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
     a_offsets = index.offsets
@@ -571,9 +599,13 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
     keys: dict[int, SpanKey] = {}
     contained_at: dict[int, tuple[int, int]] = {}
     # only the positions whose window may be one of A's are looked up (window_filter)
-    candidates = index.bits.candidates(buf, b.offsets)
-    prefixed = index.prefix_bits.candidates(buf, b.offsets) if index.prefix_bits else []
     short_min = index.short_min
+    # the first pass's candidates narrowed to the real ones (a suite's first pass holds
+    # every eval's): then only the rows holding one are walked
+    windows, short_rows, prefix_width = index.windows, index.short_rows, 4 * short_min
+    candidates = [g for g in tokenized.candidates if buf[4 * g:4 * g + width] in windows]
+    prefixed = [g for g in tokenized.prefixed
+                if buf[4 * g:4 * g + prefix_width] in short_rows] if short_rows else []
     seen, cap = out.seen, index.cap
     offsets = b.offsets
     blank = [row.blank for row in rows]

@@ -21,16 +21,18 @@ finds anything under the same settings.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from .check import Progress
 from .errors import InputError
 from .files import FileRead
-from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Partition, PartitionResult,
-                     StreamedResult, _b_files, _field_choice, _kept, _over_partitions, assemble,
-                     count_rows_in, index_a, over_cap, part_bytes, partition_chunks,
-                     plan_partitions, walk_partition, walk_rows)
+from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Partition,
+                     PartitionResult, PieceTokens, StreamedResult, WindowBits, _b_files,
+                     _field_choice, _kept, _over_partitions, assemble, count_rows_in, index_a,
+                     over_cap, part_bytes, partition_chunks, piece_tokens, plan_partitions,
+                     walk_partition, walk_rows)
+from .tokenize import TokenizedRows
 from .settings import Settings
 from .table import ReadOptions, Row
 from .template import NO_TEMPLATE, Template, find_template
@@ -73,8 +75,29 @@ class ReadGroup(NamedTuple):
 
 @dataclass
 class SuiteIndex:
-    """Every eval's index, sent once to each worker."""
+    """Every eval's index, sent once to each worker. The evals share one vocabulary,
+    so a piece of B is tokenized once for all of them, and one first pass: ``bits``
+    and ``prefix_bits`` hash every eval's windows and short pieces' first tokens."""
     indexes: list[AIndex]
+    bits: WindowBits
+    prefix_bits: WindowBits | None
+
+    @classmethod
+    def of(cls, tokenized: Sequence[TokenizedRows], indexes: list[AIndex], n: int,
+           short_min: int) -> SuiteIndex:
+        buffers, offsets, base = [], [0], 0
+        for a in tokenized:
+            buffers.append(a.buffer)
+            offsets.extend(base + o for o in a.offsets[1:])
+            base += len(a.ids)
+        prefixes = b"".join(key for index in indexes for key in index.short_rows)
+        prefix_bits = WindowBits.of(prefixes, range(0, len(prefixes) // 4 + 1, short_min),
+                                    short_min) if prefixes else None
+        return cls(indexes, WindowBits.of(b"".join(buffers), offsets, n), prefix_bits)
+
+    def piece(self, rows: list[Row]) -> PieceTokens:
+        """A piece of B tokenized once for every eval, with its candidates for all."""
+        return piece_tokens(rows, self.indexes[0].tokenizer(), self.bits, self.prefix_bits)
 
 
 @dataclass
@@ -101,11 +124,11 @@ def walk_suite_partition(part: Partition, groups: tuple[ReadGroup, ...], suite: 
         for group in groups:
             first_row = 0
             for rows in partition_chunks(part, group.fields, group.id_field):
+                piece = suite.piece(rows)
                 for e in group.evals:
-                    marked: dict[int, tuple[str | None, dict[int, tuple[int, int]]]] | None = \
-                        {} if marks else None
+                    marked: Marks | None = {} if marks else None
                     walk_rows(rows, results[e], suite.indexes[e], bool(group.id_field),
-                              befores[e] if befores is not None else {}, marked)
+                              befores[e] if befores is not None else {}, marked, piece)
                     results[e].rows += len(rows)
                     for r, (b_id, by_a) in (marked or {}).items():
                         entry = out.marks.setdefault(first_row + r, (b_id, []))
@@ -131,8 +154,9 @@ def count_suite_partition(part: Partition, groups: tuple[ReadGroup, ...],
     try:
         for group in groups:
             for rows in partition_chunks(part, group.fields, group.id_field):
+                b = suite.piece(rows).b
                 for e in group.evals:
-                    for key, rows_in in count_rows_in(rows, suite.indexes[e]).items():
+                    for key, rows_in in count_rows_in(rows, suite.indexes[e], b).items():
                         counts[e][key] = counts[e].get(key, 0) + rows_in
     except InputError as e:
         return SuiteCounts(part.index, [], e)
@@ -162,8 +186,9 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
         raise InputError("--evals", "names no test file")
     parts = plan_partitions(b_paths, b_options, blocksize)
     prepared: list[tuple[Any, Any, AIndex, Template]] = []
+    shared = settings.tokenizer()         # one vocabulary: B tokenized once for all
     for ev in evals:
-        tokenizer, a, index = index_a(ev.rows, settings)
+        tokenizer, a, index = index_a(ev.rows, settings, shared)
         template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n,
                                                                             tokenizer)
         if template.masked:
@@ -171,7 +196,10 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
         prepared.append((tokenizer, a, index, template))
     groups, reads = _read_groups(parts, evals, b_fields, b_id_field)
     choices = {f: (g,) for f, g in groups.items()}      # each suite work's arguments
-    indexes = [index for _, _, index, _ in prepared]
+    vocabulary = dict(shared.vocabulary)
+    indexes = [replace(index, vocabulary=vocabulary) for _, _, index, _ in prepared]
+    first_pass = SuiteIndex.of([a for _, a, _, _ in prepared], indexes, settings.n,
+                               settings.short_min)
     passes = 1 if settings.max_b_rows is None else 2
     sizes = {part.index: part_bytes(part) for part in parts}
     whole = passes * sum(sizes.values())
@@ -187,18 +215,19 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
     if settings.max_b_rows is not None:
         rows_of: list[dict[bytes, int]] = [{} for _ in evals]
         for counted in _over_partitions(executor, count_suite_partition, parts, choices,
-                                        SuiteIndex(indexes)):
+                                        first_pass):
             for e, counts in enumerate(counted.counts):
                 for key, rows in counts.items():
                     rows_of[e][key] = rows_of[e].get(key, 0) + rows
             report(counted.partition)
         for e in range(len(evals)):
             ignored[e] = {k for k, rows in rows_of[e].items() if rows > settings.max_b_rows}
-            indexes[e] = indexes[e].without(ignored[e])
+            indexes[e] = indexes[e].without(ignored[e])       # the first pass stays a superset
     totals = [Combined() for _ in evals]
     walked: list[dict[int, PartitionResult]] = [{} for _ in evals]
     marked: dict[int, dict[int, tuple[str | None, list[Cause]]]] = {}
-    for partial in _suite_walks(executor, parts, choices, SuiteIndex(indexes), marks):
+    suite = replace(first_pass, indexes=indexes)
+    for partial in _suite_walks(executor, parts, choices, suite, marks):
         for e, result in enumerate(partial.results):
             totals[e].add(result, best=False)
             walked[e][partial.partition] = _kept(result)
