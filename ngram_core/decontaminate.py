@@ -31,7 +31,8 @@ from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, che
                     read_options, settings_of)
 from .outputs import Content, plan_outputs, write_outputs
 from .report import percent
-from .stream import plan_partitions
+from .stream import DEFAULT_BLOCKSIZE, plan_partitions
+from .table import ReadOptions
 from .suite import EvalSet, SuiteResult, check_suite
 from .terminal import (INTERRUPTED, ProgressBar, Stopped, VisibleText, stop_signals_raise,
                        tolerant, write_result)
@@ -104,7 +105,7 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
         raise InputError("--evals", "names one file twice")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise InputError(args.out, "is not a folder: --out names the folder written into")
-    names = _output_names(eval_paths, train_paths, args.rows_csv)
+    names = output_names(eval_paths, train_paths, args.rows_csv)
     os.makedirs(args.out, exist_ok=True)
     planned = plan_outputs([(name, os.path.join(args.out, name)) for name in names],
                            inputs=[*eval_paths, *train_paths])
@@ -131,24 +132,32 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
     for read in suite.results[0].b_reads:
         err.write(describe_read("Training", read) + "\n")
     report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]])
-    files: dict[str, Content] = {REPORT: (json.dumps(report, ensure_ascii=False, indent=1)
-                                          + "\n").encode("utf-8"),
-                                 REMOVED: removed_lines(suite)}
-    parts = plan_partitions(train_paths, b_options, blocksize)
-    formats = {part.file_index: part.options for part in parts}
-    for i, path in enumerate(train_paths):
-        removed = [r.row for r in suite.removals if r.file_index == i]
-        files[names[2 + i]] = cleaned_writer(path, formats[i], removed)
-    if args.rows_csv:
-        for e, result in enumerate(suite.results):
-            files[names[2 + len(train_paths) + e]] = result.rows_csv().encode("utf-8")
-    write_outputs(planned, files)
+    write_outputs(planned, suite_files(suite, report, names, b_options, blocksize))
     err.write(render_tables(report))
     return report
 
 
-def _output_names(eval_paths: Sequence[str], train_paths: Sequence[str],
-                  rows_csv: bool) -> list[str]:
+def suite_files(suite: SuiteResult, report: dict, names: Sequence[str],
+                b_options: ReadOptions, blocksize: int = DEFAULT_BLOCKSIZE
+                ) -> dict[str, Content]:
+    """What a suite writes, by the names :func:`output_names` gave: the report, the
+    removed rows, each training file's cleaned copy (streamed when written) and each
+    eval's rows CSV where a name is given for it."""
+    files: dict[str, Content] = {REPORT: (json.dumps(report, ensure_ascii=False, indent=1)
+                                          + "\n").encode("utf-8"),
+                                 REMOVED: removed_lines(suite)}
+    parts = plan_partitions(suite.b_paths, b_options, blocksize)
+    formats = {part.file_index: part.options for part in parts}
+    for i, path in enumerate(suite.b_paths):
+        removed = [r.row for r in suite.removals if r.file_index == i]
+        files[names[2 + i]] = cleaned_writer(path, formats[i], removed)
+    for e, name in enumerate(names[2 + len(suite.b_paths):]):
+        files[name] = suite.results[e].rows_csv().encode("utf-8")
+    return files
+
+
+def output_names(eval_paths: Sequence[str], train_paths: Sequence[str],
+                 rows_csv: bool = False) -> list[str]:
     """The files written in the folder: the report, the removed rows, each training
     file's cleaned copy (its own name) and, with ``rows_csv``, each eval's rows CSV.
     Two of one name are refused."""
