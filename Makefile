@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
-SOURCES := index.html app.py $(wildcard ngram_core/*.py) $(wildcard ngram_page/*.py) $(shell find static -type f 2>/dev/null) scripts/build_site.py $(wildcard scripts/*.mjs) $(wildcard scripts/*.js) package-lock.json
+SOURCES := index.html app.py $(wildcard ngram_core/*.py ngram_core/*/*.py) $(wildcard ngram_page/*.py) $(shell find static -type f 2>/dev/null) scripts/build_site.py $(wildcard scripts/*.mjs) $(wildcard scripts/*.js) package-lock.json
 
 .PHONY: serve test dist bench chromium clean
 

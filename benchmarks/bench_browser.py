@@ -36,7 +36,7 @@ from playwright.sync_api import sync_playwright
 from benchmarks import pathological
 from benchmarks.corpus import make_pair, to_jsonl
 from ngram_core import Settings, read_rows, run_check
-from ngram_core.contamination import definitions_steps_for
+from ngram_core.report.contamination import definitions_steps_for
 from ngram_core.steps import run_steps
 from scripts.chromium import CHROMIUM, CHROMIUM_ARGS, DIST, READY, TIMEOUT_MS, serve_dist
 

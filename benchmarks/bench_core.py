@@ -55,7 +55,7 @@ from pathlib import Path
 
 from benchmarks.corpus import make_pair, to_jsonl
 from ngram_core import Settings, read_rows, run_check
-from ngram_core.contamination import definitions_steps_for
+from ngram_core.report.contamination import definitions_steps_for
 from ngram_core.steps import run_steps
 
 HERE = Path(__file__).resolve().parent

@@ -240,7 +240,7 @@ def peak_rss_mb() -> float:
 def indexed_child(a_path: str, b_paths: list[str], csv_path: str | None) -> None:
     """Run as a subprocess: time load_rows(B) + run_check, print JSON with own peak RSS."""
     from ngram_core import Settings, run_check
-    from ngram_core.files import load_rows, load_rows_by_file
+    from ngram_core.read.files import load_rows, load_rows_by_file
     a_rows = load_rows([a_path])
     t0 = time.perf_counter()
     b_rows, b_files, _ = load_rows_by_file(b_paths)     # the CSV names each row's B file
@@ -258,8 +258,8 @@ def command_child(a_path: str, b_paths: list[str]) -> None:
     """Run as a subprocess: time the command's streamed check (stream.check_streamed, the
     path ``ngram-overlap A B`` takes for a B this large), print JSON with own peak RSS."""
     from ngram_core import Settings
-    from ngram_core.files import load_rows
-    from ngram_core.stream import check_streamed
+    from ngram_core.read.files import load_rows
+    from ngram_core.run.stream import check_streamed
     a_rows = load_rows([a_path])
     t0 = time.perf_counter()
     result = check_streamed(a_rows, b_paths, Settings(), a_fields=["text"])
@@ -328,14 +328,14 @@ def run_janitor(python: str, module_dir, a_path: str, b_paths: list[str]) -> dic
 # --- the Dask engine ----------------------------------------------------------------
 
 def _warm_up() -> None:
-    import ngram_core.stream  # noqa: F401   (the functions the workers run)
+    import ngram_core.run.stream  # noqa: F401   (the functions the workers run)
 
 
 def run_dask(workers: int, a_rows, b_paths, settings, blocksize: int, repeat: int,
              want_csv: bool = False) -> dict:
     from dask.distributed import Client, LocalCluster
 
-    from ngram_core.distributed import check_distributed
+    from ngram_core.run.distributed import check_distributed
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         client.wait_for_workers(workers)
@@ -380,7 +380,7 @@ def bench_table(kind: str, sizes: list[float], args, janitor: tuple, blocksize: 
     """Measure every engine at every size of B of one text kind; print the table and
     #20's targets."""
     from ngram_core import Settings
-    from ngram_core.files import load_rows
+    from ngram_core.read.files import load_rows
 
     english = kind == "en"
     settings = Settings()
@@ -584,7 +584,7 @@ def main(argv=None) -> int:
     # then load the engine and nothing of bench_core's
     from benchmarks.bench_core import janitor_python
     from ngram_core import Settings
-    from ngram_core.files import parse_size
+    from ngram_core.read.files import parse_size
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)

@@ -44,7 +44,7 @@ rather than read another: NUL, and a lone surrogate that stands for no byte
 ``--`` is written ``--a-field=--``, which Python 3.11's argparse drops.
 :func:`unreproduced` lists what a line cannot give again.
 
-    >>> from ngram_core.settings import Settings
+    >>> from ngram_core.method.settings import Settings
     >>> command_line("test.jsonl", ["train.jsonl"], Settings(), "0")
     'ngram-overlap test.jsonl train.jsonl'
     >>> command_line("my test.jsonl", ["train[1].csv", "$(x).csv"],
@@ -64,10 +64,10 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .delimited import DELIMITERS
-from .index import N_DEFAULT, POSITION_CAP
-from .settings import SHORT_MIN_DEFAULT, Settings
-from .tokenize import DEFAULT_LAYERS
+from .read.delimited import DELIMITERS
+from .method.index import N_DEFAULT, POSITION_CAP
+from .method.settings import SHORT_MIN_DEFAULT, Settings
+from .method.tokenize import DEFAULT_LAYERS
 
 PROGRAM = "ngram-overlap"
 

@@ -18,26 +18,26 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from .check import check_steps
-from .clean_split import CLEAN_BY
-from .contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
+from .run.check import check_steps
+from .report.clean_split import CLEAN_BY
+from .report.contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
                             score_column, score_report)
 from .errors import InputError, shown
-from .fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
+from .read.fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
                      unchecked_text_notice)
-from .files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
+from .read.files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
                     file_stamps, index_b_whole, load_rows_by_file, read_file_bytes,
                     read_path_table)
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
-from .outputs import Output, plan_outputs, write_outputs
+from .write.outputs import Output, plan_outputs, write_outputs
 from .terminal import (INTERRUPTED, ProgressBar, Stopped, VisibleText, stop_signals_raise,
                        tolerant, write_result)
 from .table import ReadOptions
-from .report import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
+from .report.summary import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
                      settings_line)
-from .result import Report
-from .settings import Settings
+from .report.result import Report
+from .method.settings import Settings
 from .steps import run_steps
 
 #: How many of the worst rows the plain output lists.
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths:
         blocksize: int) -> tuple[Report, list[tuple[str, FileRead]]]:
     """The check the arguments ask for, and what was read from each file
     (``("A", read)``, ...). A is indexed; B is indexed whole when small and
-    plain (:func:`~ngram_core.files.index_b_whole`, as the page does), else
+    plain (:func:`~ngram_core.read.files.index_b_whole`, as the page does), else
     streamed past A's index in bounded pieces, in this process or on Dask. ``b_paths``:
     B's files, its globs expanded; ``blocksize``: :func:`check_flags`' value."""
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
@@ -138,12 +138,12 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths:
                    on_progress=bar, definitions=needs_definitions(
                        args.definitions, bool(args.score_field or args.scores), args.clean_by))
     if args.engine == "dask":                  # A indexed, B streamed past it
-        from .distributed import run_dask
+        from .run.distributed import run_dask
         result = run_dask(a_rows, args.b, settings, scheduler=args.scheduler,
                           workers=args.workers, connect_timeout=args.connect_timeout,
                           **options)
     else:
-        from .stream import check_streamed
+        from .run.stream import check_streamed
         result = check_streamed(a_rows, b_paths, settings, **options)
     return result, reads + [("B", read) for read in result.b_reads]
 
@@ -217,7 +217,7 @@ OUTPUT_FLAGS = ("csv", "rows_csv", "clean_out", "dirty_out")
 def check_outputs(args: argparse.Namespace, b_paths: Sequence[str]) -> list[Output]:
     """Every output path asked for can be written and harms no input (A, ``b_paths``,
     the scores file): checked before the work starts
-    (:func:`~ngram_core.outputs.plan_outputs`)."""
+    (:func:`~ngram_core.write.outputs.plan_outputs`)."""
     asked = [(_flag(name), getattr(args, name)) for name in OUTPUT_FLAGS if getattr(args, name)]
     inputs = [args.a, *b_paths, *([args.scores] if args.scores else [])]
     return plan_outputs(asked, inputs)

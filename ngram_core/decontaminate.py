@@ -1,7 +1,7 @@
 """``ngram-overlap decontaminate``: a suite of test sets (evals) against training data
 in one pass, a table of which benchmark leaked where, and the training data without
 the rows that hold them. A front end: it turns flags and files into plain values,
-runs :func:`~ngram_core.suite.check_suite` and writes what it returns::
+runs :func:`~ngram_core.run.suite.check_suite` and writes what it returns::
 
     ngram-overlap decontaminate --evals mmlu.jsonl gsm8k.jsonl --train 'shards/*.jsonl.zst' \\
         --out cleaned/
@@ -24,16 +24,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .cleaned import cleaned_writer
+from .write.cleaned import cleaned_writer
 from .errors import InputError, shown
-from .files import check_unchanged, describe_read, expand_paths, file_stamps, load_rows_by_file
+from .read.files import check_unchanged, describe_read, expand_paths, file_stamps, load_rows_by_file
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
-from .outputs import Content, plan_outputs, write_outputs
-from .report import percent
-from .stream import DEFAULT_BLOCKSIZE, plan_partitions
+from .write.outputs import Content, plan_outputs, write_outputs
+from .report.summary import percent
+from .run.stream import DEFAULT_BLOCKSIZE, plan_partitions
 from .table import ReadOptions
-from .suite import EvalSet, SuiteResult, check_suite
+from .run.suite import EvalSet, SuiteResult, check_suite
 from .terminal import (INTERRUPTED, ProgressBar, Stopped, VisibleText, stop_signals_raise,
                        tolerant, write_result)
 
@@ -120,7 +120,7 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
     options: dict[str, Any] = dict(b_fields=args.b_field, b_id_field=args.b_id_field,
                                    b_options=b_options, blocksize=blocksize, on_progress=bar)
     if args.engine == "dask":
-        from .distributed import on_cluster
+        from .run.distributed import on_cluster
         suite = on_cluster(lambda executor: check_suite(evals, train_paths, settings, **options,
                                                         executor=executor),
                            scheduler=args.scheduler, workers=args.workers,

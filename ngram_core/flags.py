@@ -16,12 +16,12 @@ import argparse
 import re
 
 from .errors import InputError
-from .files import parse_size
-from .index import N_DEFAULT, N_MAX, N_MIN
-from .readers import FORMATS
-from .settings import SHORT_MIN_DEFAULT, Settings
+from .read.files import parse_size
+from .method.index import N_DEFAULT, N_MAX, N_MIN
+from .read.readers import FORMATS
+from .method.settings import SHORT_MIN_DEFAULT, Settings
 from .table import TEXT_ROWS, ReadOptions
-from .tokenize import BACKENDS, DEFAULT_LAYERS, MODES
+from .method.tokenize import BACKENDS, DEFAULT_LAYERS, MODES
 
 
 def add_matching_flags(p: argparse.ArgumentParser) -> None:
@@ -92,7 +92,7 @@ def add_engine_flags(p: argparse.ArgumentParser) -> None:
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
-    """The matching flags as :class:`~ngram_core.settings.Settings`."""
+    """The matching flags as :class:`~ngram_core.method.settings.Settings`."""
     return Settings(n=args.n, mode=args.mode, layers=args.layers, threshold=args.threshold,
                     backend=args.tokenizer, short_min=args.short_min,
                     max_b_rows=args.max_b_rows, keep_template=args.keep_template)

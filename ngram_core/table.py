@@ -1,8 +1,8 @@
 r"""The shapes every reader produces: :class:`Row`, :class:`Table`, flat records.
 
-Every reader (:mod:`~ngram_core.readers` and the format modules it calls,
-:mod:`~ngram_core.json_rows` and :mod:`~ngram_core.delimited`) returns a
-:class:`Table` of flat records; :mod:`~ngram_core.fields` turns one into
+Every reader (:mod:`~ngram_core.read.readers` and the format modules it calls,
+:mod:`~ngram_core.read.json_rows` and :mod:`~ngram_core.read.delimited`) returns a
+:class:`Table` of flat records; :mod:`~ngram_core.read.fields` turns one into
 :class:`Row` s. How a file is read, where sniffing is not enough, is a
 :class:`ReadOptions`. A record's fields are its leaf paths joined with ``.``;
 a list of scalars is one field, its values joined with a newline, and so is
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -25,7 +26,7 @@ from .errors import InputError
 from .steps import Pacer, run_steps
 
 #: Names a text field usually has, most likely first (matched case-insensitively).
-#: Only a tie-break now: :mod:`ngram_core.fields` picks the text field by content.
+#: Only a tie-break now: :mod:`ngram_core.read.fields` picks the text field by content.
 TEXT_FIELD_NAMES = ("text", "question", "prompt", "input", "content", "sentence",
                     "instruction", "query", "problem", "passage", "document",
                     "code", "context", "body", "premise", "article", "goal")
@@ -166,10 +167,10 @@ class ReadOptions(NamedTuple):
     (True/False): how a delimited file is read. ``text_rows``: a plain-text
     file's rows are its lines (``"line"``), its blocks of non-blank lines
     between blank lines (``"paragraph"``), its sentences as a token-per-line
-    file (``"conll"``: see :mod:`~ngram_core.conll`) or the whole file
+    file (``"conll"``: see :mod:`~ngram_core.read.conll`) or the whole file
     (``"file"``); None detects: a token-per-line file reads one row per
     sentence, a file made of blocks of similar shape (LogiQA's items, wrapped
-    paragraphs; see :func:`~ngram_core.readers.made_of_blocks`) one row per
+    paragraphs; see :func:`~ngram_core.read.readers.made_of_blocks`) one row per
     block, and its notes say so; any other file one row per line.
     """
     format: str | None = None
@@ -428,3 +429,22 @@ def table_from_records_steps(source: str, format: str, values: list, **attribute
                  role_fields=[f for f in fields if f in roles], **attributes)
 
 
+@dataclass(frozen=True)
+class RowFiles:
+    """Which file each B row came from, when several files are read as one.
+
+    ``starts[i]`` is the 0-based number of file ``names[i]``'s first row::
+
+        >>> files = RowFiles((0, 3), ("part-1.jsonl", "part-2.jsonl"))
+        >>> files.name_of(2), files.name_of(3), files.several
+        ('part-1.jsonl', 'part-2.jsonl', True)
+    """
+    starts: tuple[int, ...]
+    names: tuple[str, ...]
+
+    def name_of(self, row: int) -> str:
+        return self.names[bisect_right(self.starts, row) - 1]
+
+    @property
+    def several(self) -> bool:
+        return len(self.names) > 1

@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from typing import TextIO
 
-from .check import Progress
+from .run.check import Progress
 from .errors import visible
 
 #: The signals a run ends on with its temporaries removed.

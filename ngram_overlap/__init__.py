@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ngram_core.errors import InputError
-from ngram_core.files import expand_paths, fields_of, index_b_whole, load_rows_by_file
-from ngram_core.check import check_steps
-from ngram_core.settings import Settings
+from ngram_core.read.files import expand_paths, fields_of, index_b_whole, load_rows_by_file
+from ngram_core.run.check import check_steps
+from ngram_core.method.settings import Settings
 from ngram_core.steps import run_steps
 from ngram_core.table import ReadOptions
 
@@ -52,7 +52,7 @@ class Result:
     dict per row of the test set, the rows CSV's columns and values as text)."""
     summary: dict
     rows: list[dict]
-    report: Any                    # the engine's result (ngram_core.result.Report)
+    report: Any                    # the engine's result (ngram_core.report.result.Report)
 
     def to_pandas(self) -> Any:
         """The rows as a pandas DataFrame (pandas is not a dependency: install it)."""
@@ -173,7 +173,7 @@ def check(test: Data, train: Data, *, text_field: str | Sequence[str] | None = N
             report = run_steps(check_steps(a_rows, b_rows, chosen, b_files=b_files,
                                            fields=(fields_of(a_reads), fields_of(b_reads))))
         else:
-            from ngram_core.stream import check_streamed
+            from ngram_core.run.stream import check_streamed
             report = check_streamed(a_rows, b_paths, chosen, a_fields=a_reads[0].text_fields,
                                     b_fields=b_fields, b_like=like, b_id_field=train_id_field,
                                     b_options=b_options)
@@ -186,8 +186,8 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     decontaminate`` does; with ``out``, write the cleaned training files,
     ``removed.jsonl`` and ``report.json`` there (training data given as paths)."""
     from ngram_core.decontaminate import output_names, suite_files, suite_report
-    from ngram_core.outputs import plan_outputs, write_outputs
-    from ngram_core.suite import EvalSet, check_suite
+    from ngram_core.write.outputs import plan_outputs, write_outputs
+    from ngram_core.run.suite import EvalSet, check_suite
 
     chosen = _settings(settings)
     named = dict(evals) if isinstance(evals, Mapping) else {

@@ -43,8 +43,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
-from ngram_core.definitions import DESCRIPTIONS
-from ngram_core.report import number, percent
+from ngram_core.report.definitions import DESCRIPTIONS
+from ngram_core.report.summary import number, percent
 
 WIDTH = 360                   # the charts' width in SVG units
 BANDS = 10                    # the histogram's bands of 10 percentage points

@@ -3,8 +3,8 @@ file A's template):
 read, set from a link, bounded by the engine.
 
 n's bounds and default, the short-row default and the layer names are the
-engine's (``ngram_core.index``, ``ngram_core.settings``,
-``ngram_core.tokenize``); index.html carries the same values only as the look
+engine's (``ngram_core.method.index``, ``ngram_core.method.settings``,
+``ngram_core.method.tokenize``); index.html carries the same values only as the look
 of the page before Python is ready.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ngram_core import Settings
-from ngram_core.index import N_DEFAULT, N_MAX, N_MIN
-from ngram_core.settings import SHORT_MIN_DEFAULT
-from ngram_core.tokenize import DEFAULT_LAYERS, LAYERS
+from ngram_core.method.index import N_DEFAULT, N_MAX, N_MIN
+from ngram_core.method.settings import SHORT_MIN_DEFAULT
+from ngram_core.method.tokenize import DEFAULT_LAYERS, LAYERS
 
 from .dom import el, set_text
 from .text import more_settings_line

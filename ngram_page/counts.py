@@ -1,9 +1,9 @@
 """What the run counted: the counts table, each text field's figures, and the n-grams
-the frequency filter ignored, as words. Every figure comes from ``ngram_core.report``."""
+the frequency filter ignored, as words. Every figure comes from ``ngram_core.report.summary``."""
 
 from __future__ import annotations
 
-from ngram_core.report import counted_table, field_table
+from ngram_core.report.summary import counted_table, field_table
 
 from .dom import create, el, fill_table, set_text
 from .text import ignored_line, ignored_summary, window_words, words_by_id

@@ -1,7 +1,7 @@
 """The row explorer: every row of file A, fifty to a page, shown by kind, searched,
 sorted, and walked from the keyboard as one grid.
 
-Which rows, in which order, is :func:`ngram_core.explore.listed_rows`; this
+Which rows, in which order, is :func:`ngram_core.report.explore.listed_rows`; this
 module only draws a page of them and follows the controls. The table is the
 ARIA grid pattern: one cell holds ``tabindex="0"`` (one Tab stop however many
 rows there are), the arrow keys move between cells and rows, Page Up / Page
@@ -15,11 +15,11 @@ first page); ``body[data-selected]`` holds the selected row's position.
 
 from __future__ import annotations
 
-from ngram_core.definitions import DESCRIPTIONS
-from ngram_core.explore import (DIRTY_UNDER, SHOWS, SORTS, RowView, listed_rows,
+from ngram_core.report.definitions import DESCRIPTIONS
+from ngram_core.report.explore import (DIRTY_UNDER, SHOWS, SORTS, RowView, listed_rows,
                                 page_bounds, status_words)
-from ngram_core.match import CHECKABLE
-from ngram_core.report import flag_rule, percent
+from ngram_core.method.match import CHECKABLE
+from ngram_core.report.summary import flag_rule, percent
 
 from .dom import el, fill_options, fill_rows, found, set_text
 from .panes import b_file

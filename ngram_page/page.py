@@ -22,7 +22,7 @@ import time
 from ngram_core import CheckCache, InputError, check_steps
 
 from ngram_core.argv import command_line
-from ngram_core.match import CHECKABLE, contained_a_chars
+from ngram_core.method.match import CHECKABLE, contained_a_chars
 
 from . import controls, counts, panes
 from .dom import bring_into_view, el, js, mark, set_text, wasm_bytes

@@ -9,8 +9,8 @@ returns to the row (Escape too).
 
 from __future__ import annotations
 
-from ngram_core.explore import row_figures
-from ngram_core.match import contained_field
+from ngram_core.report.explore import row_figures
+from ngram_core.method.match import contained_field
 from ngram_core.table import fields_label
 
 from .dom import el, fill_marked, js, set_text, show_first_mark

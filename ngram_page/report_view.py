@@ -1,8 +1,8 @@
 """Drawing the contamination report: the published definitions (table and chart), the
 dirty-share histogram, the score impact and the clean split's line.
 
-Every figure and sentence comes from the engine (``ngram_core.contamination``,
-``ngram_core.scores``) or from :mod:`ngram_page.charts` and
+Every figure and sentence comes from the engine (``ngram_core.report.contamination``,
+``ngram_core.report.scores``) or from :mod:`ngram_page.charts` and
 :mod:`ngram_page.results_file`; this module only puts them in the page, as
 text. Definitions and their parameters are shown in words
 (:func:`~ngram_page.charts.definition_label`,
@@ -16,11 +16,11 @@ from Python adds no byte to the page and no request.
 
 from __future__ import annotations
 
-from ngram_core.clean_split import CLEAN_BY
-from ngram_core.contamination import definitions_table
-from ngram_core.definitions import DESCRIPTIONS, NAMES
-from ngram_core.match import CHECKABLE
-from ngram_core.scores import impact_table
+from ngram_core.report.clean_split import CLEAN_BY
+from ngram_core.report.contamination import definitions_table
+from ngram_core.report.definitions import DESCRIPTIONS, NAMES
+from ngram_core.method.match import CHECKABLE
+from ngram_core.report.scores import impact_table
 
 from .charts import (COUNT_WORDS, MARKER_LABEL_Y, SHARE_LEFT, SHARE_RIGHT, TEXT_BELOW, WIDTH,
                      Chart, Share, bar_label, definition_label, definition_title,

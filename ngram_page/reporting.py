@@ -13,8 +13,8 @@ import time
 from typing import NamedTuple
 
 from ngram_core import InputError
-from ngram_core.clean_split import split_names
-from ngram_core.contamination import (clean_split_steps, definitions_steps_for, drop_rows,
+from ngram_core.report.clean_split import split_names
+from ngram_core.report.contamination import (clean_split_steps, definitions_steps_for, drop_rows,
                                       score_report)
 
 from . import report_view

@@ -5,7 +5,7 @@ text) within the same 2 MB bound; the person picks which of its fields holds
 the score and which holds the key (by default the field named like an id,
 ``doc_id`` in lm-evaluation-harness's samples). Without a results file, the
 score may come from a field of A itself. :func:`score_source` turns the
-choices into the engine's :class:`~ngram_core.contamination.ScoreSource`.
+choices into the engine's :class:`~ngram_core.report.contamination.ScoreSource`.
 
 :func:`score_view` computes the scores and what the page says before the
 table: where they come from and how many rows of A the results matched; when
@@ -27,10 +27,10 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ngram_core import InputError
-from ngram_core.contamination import ScoreSource, a_has_id, score_column
-from ngram_core.fields import id_like_field
-from ngram_core.readers import read_table_steps
-from ngram_core.scores import ScoreColumn, join_key
+from ngram_core.report.contamination import ScoreSource, a_has_id, score_column
+from ngram_core.read.fields import id_like_field
+from ngram_core.read.readers import read_table_steps
+from ngram_core.report.scores import ScoreColumn, join_key
 from ngram_core.table import LM_EVAL_KEY, Table, lm_eval_samples, value_text
 
 from .dom import el, fill_options, set_text
@@ -171,7 +171,7 @@ def _column(result, a_table: Table, a_id_field: str | None,
             source: ScoreSource) -> tuple[ScoreColumn, bool]:
     """The engine's scores, and whether A's rows were joined by row number (an
     lm-evaluation-harness samples file always is: see
-    :func:`ngram_core.scores.lm_eval_samples`)."""
+    :func:`ngram_core.report.scores.lm_eval_samples`)."""
     column = score_column(result, a_table, a_id_field, source)
     by_row = not a_has_id(a_table, a_id_field) or any(
         note.startswith("joined by row number") for note in column.notes)

@@ -14,13 +14,13 @@ from typing import NamedTuple
 
 from ngram_core import InputError
 from ngram_core.argv import CommandChoice
-from ngram_core.delimited import DELIMITERS
-from ngram_core.export import RowFiles
-from ngram_core.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
+from ngram_core.read.delimited import DELIMITERS
+from ngram_core.report.export import RowFiles
+from ngram_core.read.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
                                field_stats_steps, fixed_notes, id_field_choice, item_order,
                                longer_fields, order_notes, other_text_fields, reads_like,
                                select_rows_steps, short_rows_warning)
-from ngram_core.readers import read_table_steps, text_rows_read
+from ngram_core.read.readers import read_table_steps, text_rows_read
 from ngram_core.table import TEXT_ROWS, Row, Table
 
 from .dom import create, el, fill_options, set_text
@@ -120,7 +120,7 @@ class Slot:
 
     def fields(self) -> list[str]:
         """Every field of the slot's files in a test item's order (context, question,
-        options, answer: :func:`~ngram_core.fields.item_order`, the order the text is
+        options, answer: :func:`~ngram_core.read.fields.item_order`, the order the text is
         joined in), first seen first over the files; so fields picked in the list
         are joined as the detected ones are."""
         ordered = [item_order(file.table, file.table.fields) for file in self.files]

@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from array import array
 
-from ngram_core.fields import KIND_WORDS as HOLDS
+from ngram_core.read.fields import KIND_WORDS as HOLDS
 
 PANE_CHARS = 20_000           # a longer row is shown around its first highlight
 BOUNDARY_CHARS = 200          # an excerpt's edge moves at most this far to a word boundary
 SAMPLE_CHARS = 32             # a field's sample value in its option, at most
 NAME_CHARS = 40               # a file's name in a download's name, at most
 
-#: What a field of each kind (``ngram_core.fields.FieldStats.kind``) holds, for its
+#: What a field of each kind (``ngram_core.read.fields.FieldStats.kind``) holds, for its
 #: option: the engine's words, but none for a text field (a fixed one has its own
 #: note) and "empty" for an empty one.
 KIND_WORDS = {**{kind: words for kind, words in HOLDS.items() if kind not in ("text", "fixed")},

@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-from ngram_core.settings import SHORT_MIN_DEFAULT
-from ngram_core.tokenize import LAYERS
+from ngram_core.method.settings import SHORT_MIN_DEFAULT
+from ngram_core.method.tokenize import LAYERS
 
 _SAFE = frozenset(b"*-._0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -8,13 +8,13 @@ at the top of the window; on a phone in its own place after the introduction,
 sticking to the top once scrolled to) repeats the figure, a short sentence, the
 files and fields read, n, the flag rule and the mode whenever the verdict
 block is not wholly in view, and it is where a check's progress and its
-Cancel button show. Every sentence comes from ``ngram_core.report``.
+Cancel button show. Every sentence comes from ``ngram_core.report.summary``.
 """
 
 from __future__ import annotations
 
-from ngram_core.fields import unchecked_text_notice
-from ngram_core.report import (brief, cap_notice, flagged_figure, headline, reading_brief,
+from ngram_core.read.fields import unchecked_text_notice
+from ngram_core.report.summary import (brief, cap_notice, flagged_figure, headline, reading_brief,
                                settings_line)
 
 from .dom import IN_BROWSER, el, js, js_object, mark, set_text

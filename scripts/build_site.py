@@ -38,18 +38,23 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 #: The engine modules the tab needs, and only those.
-ENGINE_MODULES = ("__init__", "errors", "steps", "table", "readers", "conll", "delimited", "json_rows",
-                  "fields", "tokenize", "index", "match", "template", "settings", "report", "export",
-                  "result", "check", "definitions", "scores", "clean_split", "contamination", "explore",
-                  "argv", "warm")
+ENGINE_MODULES = ("__init__", "errors", "steps", "table", "argv",
+                  "read.__init__", "read.readers", "read.conll", "read.delimited",
+                  "read.json_rows", "read.fields",
+                  "method.__init__", "method.tokenize", "method.index", "method.match",
+                  "method.template", "method.settings",
+                  "report.__init__", "report.summary", "report.export", "report.result",
+                  "report.definitions", "report.scores", "report.clean_split",
+                  "report.contamination", "report.explore",
+                  "run.__init__", "run.check", "run.warm")
 #: Called in the build-time snapshot once its modules are imported: the tables the
 #: engine builds on first use are then made before the tab starts.
-WARM_UP = "ngram_core.warm.warm_caches"
+WARM_UP = "ngram_core.run.warm.warm_caches"
 #: Engine modules for the command line only; shipping or importing one in the tab is an error.
-COMMAND_ONLY = ("__main__", "cleaned", "cli", "decontaminate", "distributed", "files", "flags",
-                "outputs", "record_stream", "stream", "suite", "terminal", "tokenize_arrow",
-                "window_filter",
-                "window_filter_plain")
+COMMAND_ONLY = ("__main__", "cli", "decontaminate", "flags", "terminal", "read.files",
+                "read.record_stream", "method.tokenize_arrow", "method.window_filter",
+                "method.window_filter_plain", "run.distributed", "run.stream", "run.suite",
+                "write.__init__", "write.outputs", "write.cleaned")
 #: The page's own Python: the whole ngram_page package.
 PAGE_PACKAGE = "ngram_page"
 #: Sent gzipped (the start module unpacks them in the tab); the plain files stay as
@@ -109,7 +114,7 @@ def engine_files() -> list[pathlib.Path]:
     listed_command = sorted(set(ENGINE_MODULES) & set(COMMAND_ONLY))
     if listed_command:
         raise BuildError(f"ENGINE_MODULES lists command-line modules: {listed_command}")
-    paths = [ROOT / "ngram_core" / f"{name}.py" for name in ENGINE_MODULES]
+    paths = [module_path("ngram_core", name) for name in ENGINE_MODULES]
     missing = [str(p.relative_to(ROOT)) for p in paths if not p.is_file()]
     if missing:
         raise BuildError(f"ENGINE_MODULES names modules that do not exist: {missing}")
@@ -123,15 +128,40 @@ def page_files() -> list[pathlib.Path]:
     return paths
 
 
+def module_path(package: str, module: str) -> pathlib.Path:
+    """``("ngram_core", "read.fields")`` -> ngram_core/read/fields.py."""
+    return ROOT / package / (module.replace(".", "/") + ".py")
+
+
+def module_key(path: pathlib.Path) -> tuple[str, str]:
+    """ngram_core/read/fields.py -> ``("ngram_core", "read.fields")``."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return parts[0], ".".join(parts[1:])
+
+
+def _module_of(package: str, parts: list[str]) -> str:
+    """The module a dotted path inside ``package`` names: the shortest prefix that is
+    a file of it (``read.fields`` of ``read.fields.select_rows``), else its first part."""
+    for end in range(1, len(parts) + 1):
+        if module_path(package, ".".join(parts[:end])).is_file():
+            return ".".join(parts[:end])
+    return parts[0]
+
+
 def imported(path: pathlib.Path) -> set[tuple[str, str]]:
-    """``(package, module)`` for every ngram_core/ngram_page submodule ``path`` may import."""
-    package = path.parent.name if path.parent != ROOT else ""
+    """``(package, module)`` for every ngram_core/ngram_page submodule ``path`` may import
+    (``module`` dotted within its package: ``read.fields``)."""
+    try:
+        package = ".".join(path.relative_to(ROOT).parent.parts)
+    except ValueError:                     # outside the checkout (a test's made-up package)
+        package = path.parent.name
     found = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = package if node.level else ""
+            base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]) \
+                if node.level else ""
             module = ".".join(filter(None, [base, node.module]))
             # `from pkg import x` may name a submodule x, or a name defined in pkg
             names = [module] + [f"{module}.{alias.name}" for alias in node.names]
@@ -140,17 +170,17 @@ def imported(path: pathlib.Path) -> set[tuple[str, str]]:
         for name in names:
             parts = name.split(".")
             if parts[0] in ("ngram_core", PAGE_PACKAGE) and len(parts) > 1:
-                found.add((parts[0], parts[1]))
+                found.add((parts[0], _module_of(parts[0], parts[1:])))
     return found
 
 
 def check_imports(shipped: list[pathlib.Path]) -> None:
     """Everything shipped imports only shipped modules (never a command-line one)."""
-    names = {(p.parent.name, p.stem) for p in shipped}
+    names = {module_key(p) for p in shipped}
     problems = []
     for path in shipped:
         for package, module in sorted(imported(path)):
-            exists = (ROOT / package / f"{module}.py").is_file()
+            exists = module_path(package, module).is_file()
             if package == "ngram_core" and module in COMMAND_ONLY:
                 problems.append(f"{path.relative_to(ROOT)} imports the command-line module "
                                 f"ngram_core.{module}")
@@ -261,7 +291,7 @@ def vendor_pyodide(target: pathlib.Path, modules: list[str], stage: pathlib.Path
         shutil.copy2(ROOT / "scripts" / source, target / name)
     run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), str(stage), *modules,
                                *(f"ngram_core.{name}" for name in ENGINE_MODULES
-                                 if name != "__init__"), f"call:{WARM_UP}"],
+                                 if not name.endswith("__init__")), f"call:{WARM_UP}"],
              "the start-up snapshot")
 
 
@@ -270,10 +300,10 @@ def stage_python(stage: pathlib.Path, engine: list[pathlib.Path], page: list[pat
     """The page's Python files laid out under ``stage`` as the tab gets them: the
     sources, and bytecode (compiled by the page's Pyodide) for the page modules
     not in ``snapshot_modules`` and for PyScript's own package."""
-    for package, paths in (("ngram_core", engine), (PAGE_PACKAGE, page)):
-        (stage / package).mkdir(parents=True)
-        for path in paths:
-            shutil.copy2(path, stage / package / path.name)
+    for path in [*engine, *page]:          # each where it is in the checkout
+        target = stage / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
     compiled = [f"{PAGE_PACKAGE}/{path.name}" for path in page
                 if f"{PAGE_PACKAGE}.{path.stem}" not in snapshot_modules]
     bundles = sorted(PYSCRIPT.glob("core-*.js"))

@@ -1,4 +1,4 @@
-"""Plain-loop references for the five published definitions (ngram_core.definitions).
+"""Plain-loop references for the five published definitions (ngram_core.report.definitions).
 
 Slow on purpose: every window is compared with every B window as token
 lists, every share is a Fraction, every sample is searched with ``in`` in

@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 from ngram_core import Settings, cli
 from ngram_core.argv import (PROGRAM, CommandChoice, carried,
                              command_arguments, command_line, shell_word, unreproduced)
-from ngram_core.check import run_check
-from ngram_core.delimited import DELIMITERS
-from ngram_core.export import RowFiles
-from ngram_core.fields import (detect_text_fields, id_field_choice, reads_like, select_rows)
-from ngram_core.readers import read_table
+from ngram_core.run.check import run_check
+from ngram_core.read.delimited import DELIMITERS
+from ngram_core.report.export import RowFiles
+from ngram_core.read.fields import (detect_text_fields, id_field_choice, reads_like, select_rows)
+from ngram_core.read.readers import read_table
 from ngram_core.table import TEXT_ROWS, Row
-from ngram_core.tokenize import DEFAULT_LAYERS, LAYERS
+from ngram_core.method.tokenize import DEFAULT_LAYERS, LAYERS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "argv"
 BY_NAME = {name: char for char, name in DELIMITERS.items()}

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from conftest import EXAMPLES
 from ngram_core import Row, Settings, match, read_rows, run_check
 from ngram_core.cli import main
-from ngram_core.export import ROWS_CSV_COLUMNS
-from ngram_core.report import headline
+from ngram_core.report.export import ROWS_CSV_COLUMNS
+from ngram_core.report.summary import headline
 from ngram_core.steps import run_steps
-from ngram_core.tokenize import Tokenizer, tokenize_rows
+from ngram_core.method.tokenize import Tokenizer, tokenize_rows
 
 BOILER = ("this dataset is released under the creative commons attribution license version "
           "four international")                                   # 13 tokens

@@ -8,11 +8,11 @@ from conftest import FIXTURES
 from hypothesis import given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
-from ngram_core.clean_split import (CLEAN_BY, main_drop, rows_to_drop, split_file,
+from ngram_core.report.clean_split import (CLEAN_BY, main_drop, rows_to_drop, split_file,
                                     split_names)
-from ngram_core.definitions import compute_definitions
+from ngram_core.report.definitions import compute_definitions
 from ngram_core.errors import InputError
-from ngram_core.readers import read_table
+from ngram_core.read.readers import read_table
 from ngram_core.table import Table
 
 REPORT = FIXTURES / "report"

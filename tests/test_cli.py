@@ -11,8 +11,8 @@ from conftest import EXAMPLES, ROOT
 
 from ngram_core import Settings, read_rows, run_check
 from ngram_core.cli import main
-from ngram_core.distributed import check_distributed
-from ngram_core.files import load_rows_by_file
+from ngram_core.run.distributed import check_distributed
+from ngram_core.read.files import load_rows_by_file
 
 A = str(EXAMPLES / "test-set.json")
 B = str(EXAMPLES / "training-corpus.json")

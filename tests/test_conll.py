@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ngram_core.conll import conll_rows, looks_like_conll
-from ngram_core.readers import read_table, text_rows_read
+from ngram_core.read.conll import conll_rows, looks_like_conll
+from ngram_core.read.readers import read_table, text_rows_read
 from ngram_core.table import split_lines
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -8,11 +8,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import reference_definitions as ref
 from ngram_core import Row, Settings, run_check
-from ngram_core.definitions import (NAMES, Findings, Measure, compute_definitions,
+from ngram_core.report.definitions import (NAMES, Findings, Measure, compute_definitions,
                                     definitions_steps, finalize_steps, find_steps, found_in_steps,
                                     gpt3_n, gpt4_samples, gpt4_text, prepare_steps,
                                     reusable_tokens)
-from ngram_core import definitions as definitions_module
+from ngram_core.report import definitions as definitions_module
 from ngram_core.steps import Pacer, abandon_steps, run_steps
 
 

@@ -13,9 +13,9 @@ from hypothesis import assume, given, settings, strategies as st
 
 from conftest import FIXTURES
 from ngram_core import InputError, read_table
-from ngram_core.delimited import (consistent_delimiter, detect_delimiter, detect_header,
+from ngram_core.read.delimited import (consistent_delimiter, detect_delimiter, detect_header,
                                   quotes_read_as_text, sample_rows, separator_name)
-from ngram_core.fields import select_rows
+from ngram_core.read.fields import select_rows
 
 KORSTS = FIXTURES / "delimited" / "korsts-shaped.tsv"
 TAB_NOTE = "quotes read as text (every line has the same number of tabs)"

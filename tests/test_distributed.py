@@ -19,9 +19,9 @@ from dask.distributed import Client, LocalCluster
 from conftest import EXAMPLES, FIXTURES
 from ngram_core import InputError, Settings, run_check
 from ngram_core.cli import main
-from ngram_core.distributed import check_distributed
-from ngram_core.stream import Combined, index_a, plan_partitions, walk_partition
-from ngram_core.files import fields_of, load_rows, load_rows_by_file
+from ngram_core.run.distributed import check_distributed
+from ngram_core.run.stream import Combined, index_a, plan_partitions, walk_partition
+from ngram_core.read.files import fields_of, load_rows, load_rows_by_file
 
 
 @pytest.fixture(scope="module")
@@ -275,7 +275,7 @@ def test_a_compressed_shard_streams_in_pieces_and_names_a_bad_line(client, tmp_p
 ])
 def test_the_published_definitions_match_the_single_machine(client, tmp_path, seed, formats,
                                                             blocksize):
-    from ngram_core.definitions import compute_definitions
+    from ngram_core.report.definitions import compute_definitions
     a_texts = corpus(seed, 30, vocabulary=15) + ["w1 w2 w3 w4 w5 w6 w7 w8 w9", ""]
     b_texts = corpus(seed + 100, 150, vocabulary=15) + [a_texts[-2]] * 12
     local, remote = local_and_distributed(client, tmp_path, a_texts, b_texts, formats,

@@ -1,4 +1,4 @@
-"""The row explorer's rows (ngram_core.explore) against plain loops: every row is
+"""The row explorer's rows (ngram_core.report.explore) against plain loops: every row is
 listed under "all", each kind keeps exactly its rows, a search keeps exactly the
 rows whose id or text holds it, each sort orders by its column with ties in
 file order, and the pages cover the list once."""
@@ -11,8 +11,8 @@ from functools import cmp_to_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ngram_core.explore import SHOWS, SORTS, RowView, listed_rows, page_bounds
-from ngram_core.match import BLANK, CHECKABLE, SHORT, RowMatch
+from ngram_core.report.explore import SHOWS, SORTS, RowView, listed_rows, page_bounds
+from ngram_core.method.match import BLANK, CHECKABLE, SHORT, RowMatch
 from ngram_core.table import Row
 
 

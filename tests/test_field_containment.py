@@ -14,8 +14,8 @@ import json
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
-from ngram_core.distributed import check_distributed
-from ngram_core.files import fields_of, load_rows_by_file
+from ngram_core.run.distributed import check_distributed
+from ngram_core.read.files import fields_of, load_rows_by_file
 
 N, SHORT_MIN = 5, 2
 FIELDS = ("context", "question", "answer")
@@ -132,7 +132,7 @@ def test_streamed_finds_the_same_contained_fields_as_indexed(tmp_path, rows, b_t
 
 
 def test_a_short_row_found_by_one_of_its_fields_is_said_so():
-    from ngram_core.report import headline
+    from ngram_core.report.summary import headline
     question, options = "Which organ of the human body makes insulin", "Liver\nPancreas"
     a = [Row(1, "q1", f"{question}\n{options}", (("question", 0, len(question)),
          ("choices", len(question) + 1, len(question) + 1 + len(options))))]

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import reference
 from ngram_core import Row, Settings, run_check
 from ngram_core.cli import main
-from ngram_core.fields import NEAR_TIE, FieldStats, _name_rank, _order_tier
-from ngram_core.tokenize import Tokenizer, tokenize_rows
+from ngram_core.read.fields import NEAR_TIE, FieldStats, _name_rank, _order_tier
+from ngram_core.method.tokenize import Tokenizer, tokenize_rows
 
 WORDS = ["a", "b", "c", "A", "b,", "é", "e\u0301", "\u0301", "日", "本", "ก", "x\u00ady", "\u3099"]
 field_text = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join) | \

@@ -21,9 +21,9 @@ import reference
 from bad_files import BAD_FILES, where
 from ngram_core import InputError, Row, Settings, read_rows, read_table, run_check
 from ngram_core.cli import main
-from ngram_core.match import CHECKABLE
-from ngram_core.export import CSV_COLUMNS, neutralize
-from ngram_core.tokenize import LAYERS, Tokenizer, make_normalizer
+from ngram_core.method.match import CHECKABLE
+from ngram_core.report.export import CSV_COLUMNS, neutralize
+from ngram_core.method.tokenize import LAYERS, Tokenizer, make_normalizer
 
 
 @pytest.mark.parametrize("case", BAD_FILES, ids=[case.name for case in BAD_FILES])

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from benchmarks import pathological  # the inputs the benchmarks measure
 from ngram_core import InputError, Settings, run_check
 from ngram_core.cli import main
-from ngram_core.fields import select_rows
-from ngram_core.readers import FORMATS, read_table
+from ngram_core.read.fields import select_rows
+from ngram_core.read.readers import FORMATS, read_table
 
 ROOT = Path(__file__).parent.parent
 A = str(ROOT / "static" / "examples" / "test-set.json")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ngram_core import outputs as files_module
+from ngram_core.write import outputs as files_module
 from ngram_core.cli import main
 from ngram_core.errors import InputError
-from ngram_core.outputs import write_output
+from ngram_core.write.outputs import write_output
 
 EXAMPLES = Path(__file__).parent.parent / "static" / "examples"
 A, B = str(EXAMPLES / "test-set.json"), str(EXAMPLES / "training-corpus.json")

@@ -19,8 +19,8 @@ from test_page_support import (EXAMPLE_B, change, chosen, counted, drop, load_pa
                                table_rows, wait_for_loads)
 
 from ngram_core import Settings, run_check
-from ngram_core.export import RowFiles
-from ngram_core.files import load_rows
+from ngram_core.report.export import RowFiles
+from ngram_core.read.files import load_rows
 
 
 def test_worked_example_is_shown_on_first_load(page):

@@ -15,11 +15,11 @@ import pytest
 
 import ngram_page
 from ngram_core import Settings
-from ngram_core.index import N_DEFAULT, N_MAX, N_MIN
-from ngram_core.tokenize import DEFAULT_LAYERS, LAYERS
+from ngram_core.method.index import N_DEFAULT, N_MAX, N_MIN
+from ngram_core.method.tokenize import DEFAULT_LAYERS, LAYERS
 from ngram_page import controls, dom
-from ngram_core.readers import read_table
-from ngram_core.settings import SHORT_MIN_DEFAULT
+from ngram_core.read.readers import read_table
+from ngram_core.method.settings import SHORT_MIN_DEFAULT
 from ngram_page.slots import ReadChoice, fitting
 from ngram_page.text import (PANE_CHARS, array_label, download_name, excerpt, excerpt_note,
                              field_label, fields_summary, file_line, format_label, human_size,
@@ -339,7 +339,7 @@ def test_parse_number(text, kind, low, high, value):
 
 def test_the_engine_zip_lists_no_command_line_module():
     assert not set(build_site.ENGINE_MODULES) & set(build_site.COMMAND_ONLY)
-    assert {"cli", "__main__", "distributed", "files"} <= set(build_site.COMMAND_ONLY)
+    assert {"cli", "__main__", "run.distributed", "read.files"} <= set(build_site.COMMAND_ONLY)
     shipped = [*build_site.engine_files(), *build_site.page_files(), build_site.ROOT / "app.py"]
     build_site.check_imports(shipped)                    # the real tree passes
 
@@ -350,7 +350,7 @@ def test_the_build_refuses_a_missing_or_unlisted_module(monkeypatch, tmp_path):
         build_site.engine_files()
     monkeypatch.undo()
     without_check = [p for p in build_site.engine_files() if p.stem != "check"]
-    with pytest.raises(build_site.BuildError, match="ngram_core.check"):
+    with pytest.raises(build_site.BuildError, match="ngram_core.run.check"):
         build_site.check_imports(without_check)          # __init__ imports it
     fake = tmp_path / "ngram_page"
     fake.mkdir()
@@ -458,7 +458,7 @@ def test_how_this_is_calculated_states_the_new_rules_with_examples():
 
 def test_the_method_sections_examples_are_what_the_engine_does():
     from ngram_core import Row, run_check
-    from ngram_core.tokenize import Tokenizer
+    from ngram_core.method.tokenize import Tokenizer
     assert [t for t, _, _ in Tokenizer().tokenize("GPT4は日本語")] == ["gpt4", "は", "日", "本", "語"]
     assert [t for t, _, _ in Tokenizer("strict").tokenize("你好，世界。")] == list("你好，世界。")
     result = run_check([Row(1, "a", "Which planet is known as the red planet today")],

@@ -27,10 +27,10 @@ from conftest import FIXTURES
 from test_page_support import change, download, load_pair, loads, wait_for_loads
 
 from ngram_core import cli
-from ngram_core.contamination import DEFINITIONS_HEADER, definitions_table
-from ngram_core.definitions import NAMES, compute_definitions
-from ngram_core.fields import read_rows
-from ngram_core.scores import impact_table
+from ngram_core.report.contamination import DEFINITIONS_HEADER, definitions_table
+from ngram_core.report.definitions import NAMES, compute_definitions
+from ngram_core.read.fields import read_rows
+from ngram_core.report.scores import impact_table
 from ngram_page.charts import (COUNT_WORDS, NO_MATCH, SHARE_LEFT, SHARE_RIGHT, definition_label,
                                definition_title, impact_label, parameter_words)
 

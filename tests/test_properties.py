@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import reference
 from ngram_core import Row, Settings, run_check
-from ngram_core.tokenize import LAYERS, Tokenizer
+from ngram_core.method.tokenize import LAYERS, Tokenizer
 
 SMALL_VOCAB = ["a", "b", "c", "A", "b,", "é", "e\u0301", "ｃ", "x\u00ady"]
 
@@ -103,7 +103,7 @@ def test_highlight_covers_exactly_the_windows_matched_in_the_best_row(a, b, n):
 def test_a_cached_check_equals_a_fresh_one(a, b, other_b, changes):
     """The page reuses tokens, index and matches between checks: never a different answer."""
     from ngram_core import CheckCache
-    from ngram_core.check import check_steps
+    from ngram_core.run.check import check_steps
     from ngram_core.steps import run_steps
     cache = CheckCache()
     a_rows, b_rows = rows_of(a), rows_of(b)
@@ -167,7 +167,7 @@ def test_pieces_tokenize_as_the_whole_text(text, size, mode, backend):
     """A long row is tokenized piece by piece: never a token split or joined differently."""
     from types import SimpleNamespace
     from ngram_core.steps import run_steps
-    from ngram_core.tokenize import tokenize_rows, tokenize_rows_steps
+    from ngram_core.method.tokenize import tokenize_rows, tokenize_rows_steps
     bare = Tokenizer(mode, (), backend)
     assert run_steps(bare.spans_steps(text, size)) == \
         [(s, e) for _, s, e in reference.tokenize(text, mode, ())]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ngram_core import InputError, read_rows, read_table
-from ngram_core.fields import detect_id_field, detect_text_fields, select_rows
+from ngram_core.read.fields import detect_id_field, detect_text_fields, select_rows
 
 from bad_files import BAD_FILES, where
 

@@ -17,15 +17,15 @@ import pytest
 from conftest import FIXTURES
 
 from ngram_core import InputError
-from ngram_core import fields as fields_module
-from ngram_core.fields import (count_short_rows, detect_id_field, detect_text_fields,
+from ngram_core.read import fields as fields_module
+from ngram_core.read.fields import (count_short_rows, detect_id_field, detect_text_fields,
                                field_stats, longer_fields, other_text_fields, rank_text_fields,
                                read_rows, select_rows, short_rows_warning,
                                unchecked_text_notice)
 from ngram_core.cli import main
-from ngram_core.readers import read_table
+from ngram_core.read.readers import read_table
 from ngram_core.table import RecordArray
-from ngram_core.tokenize import Tokenizer
+from ngram_core.method.tokenize import Tokenizer
 
 REAL = FIXTURES / "real"
 
@@ -346,7 +346,7 @@ def test_delimiter_and_header_can_be_forced():
     ([["only row"]], True),                                        # a lone row is a header
 ])
 def test_header_detection(rows, expected):
-    from ngram_core.delimited import detect_header
+    from ngram_core.read.delimited import detect_header
     assert detect_header(rows) is expected
 
 

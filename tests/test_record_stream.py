@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ngram_core.errors import InputError
-from ngram_core.files import read_path_table
-from ngram_core.record_stream import (NotStreamable, delimited_layout, delimited_tables,
+from ngram_core.read.files import read_path_table
+from ngram_core.read.record_stream import (NotStreamable, delimited_layout, delimited_tables,
                                       head_table, json_array_tables)
 from ngram_core.table import ReadOptions
 
@@ -181,8 +181,8 @@ def test_a_csv_or_json_array_training_file_streams_to_the_pages_bytes(tmp_path, 
     import random
 
     from ngram_core import Settings, run_check
-    from ngram_core.distributed import check_distributed
-    from ngram_core.files import fields_of, load_rows_by_file
+    from ngram_core.run.distributed import check_distributed
+    from ngram_core.read.files import fields_of, load_rows_by_file
 
     rng = random.Random(11)
     words = [f"w{i}" for i in range(3000)]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
-from ngram_core.export import csv_line, neutralize
+from ngram_core.report.export import csv_line, neutralize
 
 BASE = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu"
 
@@ -89,7 +89,7 @@ def test_settings_out_of_range():
 @given(st.floats(min_value=0, max_value=100))
 def test_exact_ratio_is_the_decimal_the_person_typed(value):
     from fractions import Fraction
-    from ngram_core.report import exact_ratio
+    from ngram_core.report.summary import exact_ratio
     numerator, denominator = exact_ratio(value)
     assert Fraction(numerator, denominator) == Fraction(str(value))
 
@@ -109,7 +109,7 @@ def test_csv_lines_read_back_and_match_the_csv_module(cells):
 
 
 def test_one_checkable_row_is_named_in_the_singular_and_none_gives_a_dash():
-    from ngram_core.report import counted_table, headline
+    from ngram_core.report.summary import counted_table, headline
     one = run_check([Row(1, "x", BASE)], [Row(1, "y", BASE)], Settings()).summary
     assert headline(one).startswith("1 of 1 checkable row shares at least one 13-token sequence")
     at = run_check([Row(1, "x", BASE)], [Row(1, "y", BASE)], Settings(threshold=50)).summary
@@ -120,7 +120,7 @@ def test_one_checkable_row_is_named_in_the_singular_and_none_gives_a_dash():
 
 
 def test_the_threshold_is_printed_as_typed():
-    from ngram_core.report import headline, number
+    from ngram_core.report.summary import headline, number
     assert (number(0.0), number(12.5), number(33.33334)) == ("0", "12.5", "33.33334")
     s = run_check([Row(1, "x", BASE)], [Row(1, "y", BASE)], Settings(threshold=33.33334)).summary
     assert "at least 33.33334 percent" in headline(s)

@@ -9,8 +9,8 @@ import json
 from conftest import FIXTURES
 
 from ngram_core.cli import main
-from ngram_core.definitions import NAMES
-from ngram_core.fields import read_rows
+from ngram_core.report.definitions import NAMES
+from ngram_core.read.fields import read_rows
 
 A = str(FIXTURES / "report" / "test-set.jsonl")
 B = str(FIXTURES / "report" / "training.jsonl")

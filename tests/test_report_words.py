@@ -19,11 +19,11 @@ import pytest
 
 from conftest import FIXTURES
 
-from ngram_core.contamination import ScoreSource, score_column
-from ngram_core.definitions import NAMES, compute_definitions
-from ngram_core.fields import read_rows
-from ngram_core.readers import read_table_steps
-from ngram_core.scores import impact_table, score_impact
+from ngram_core.report.contamination import ScoreSource, score_column
+from ngram_core.report.definitions import NAMES, compute_definitions
+from ngram_core.read.fields import read_rows
+from ngram_core.read.readers import read_table_steps
+from ngram_core.report.scores import impact_table, score_impact
 from ngram_core.steps import run_steps
 from ngram_core.table import Row
 from ngram_page.charts import (COUNT_WORDS, RULE_WORDS, definition_label, definition_title,

@@ -9,10 +9,10 @@ from conftest import FIXTURES
 from hypothesis import given, settings, strategies as st
 
 from ngram_core import Row, Settings, read_rows, run_check
-from ngram_core.definitions import compute_definitions
+from ngram_core.report.definitions import compute_definitions
 from ngram_core.errors import InputError
-from ngram_core.readers import read_table
-from ngram_core.scores import (group_figures, impact_table, main_groups, parse_score,
+from ngram_core.read.readers import read_table
+from ngram_core.report.scores import (group_figures, impact_table, main_groups, parse_score,
                                score_impact, scores_from_field, scores_from_results,
                                subset_figures, z_score)
 
@@ -168,7 +168,7 @@ def test_lm_evaluation_harness_samples_join_by_row_number_even_beside_numeric_id
     """A's ids 1..6 overlap the samples' doc_id 0..5: the samples still join by row
     number (doc_id is A's 0-based row index), as the page does, and the scores are
     A's own acc in the same order."""
-    from ngram_core.scores import LM_EVAL_NOTE, scores_from_results
+    from ngram_core.report.scores import LM_EVAL_NOTE, scores_from_results
     a_table = read_table((FIXTURES / "report" / "lm-eval-test-numbered.jsonl").read_bytes(),
                          "test.jsonl")
     a_rows = [Row(i + 1, str(r["id"]), r["question"]) for i, r in enumerate(a_table.records)]

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
-from ngram_core.distributed import check_distributed
-from ngram_core.files import INDEX_B_BYTES, fields_of, load_rows_by_file
+from ngram_core.run.distributed import check_distributed
+from ngram_core.read.files import INDEX_B_BYTES, fields_of, load_rows_by_file
 
 ROOT = Path(__file__).parent.parent
 WORDS = [f"w{i}" for i in range(2000)]
@@ -200,7 +200,7 @@ def test_an_arrow_file_streams_in_runs_of_record_batches_to_the_same_result(tmp_
     size, each batch in exactly one run, with the same result as the file read whole."""
     import pyarrow as pa
 
-    from ngram_core.stream import part_bytes, plan_partitions
+    from ngram_core.run.stream import part_bytes, plan_partitions
 
     a_path, b_jsonl, b_arrow = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "b.arrow"
     write_jsonl(a_path, 40, 6)

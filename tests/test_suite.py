@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from ngram_core import Settings
 from ngram_core.cli import main as check_main
 from ngram_core.decontaminate import main as decontaminate_main
-from ngram_core.distributed import OnDask
-from ngram_core.files import load_rows_by_file, read_path_table
-from ngram_core.stream import check_streamed
-from ngram_core.suite import EvalSet, check_suite
+from ngram_core.run.distributed import OnDask
+from ngram_core.read.files import load_rows_by_file, read_path_table
+from ngram_core.run.stream import check_streamed
+from ngram_core.run.suite import EvalSet, check_suite
 from ngram_core.table import ReadOptions
 
 WORDS = [f"w{i}" for i in range(300)]

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ngram_core import Row, Settings, run_check
 from ngram_core.cli import main
-from ngram_core.distributed import check_distributed
-from ngram_core.files import fields_of, load_rows_by_file
-from ngram_core.template import TEMPLATE_MIN_ROWS, find_template
-from ngram_core.tokenize import Tokenizer, tokenize_rows
+from ngram_core.run.distributed import check_distributed
+from ngram_core.read.files import fields_of, load_rows_by_file
+from ngram_core.method.template import TEMPLATE_MIN_ROWS, find_template
+from ngram_core.method.tokenize import Tokenizer, tokenize_rows
 
 N = 5
 INSTRUCTION = "Read the passage below and answer the question with a single short phrase."

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from ngram_core import read_rows, read_table
-from ngram_core.readers import made_of_blocks, read_by_blocks
+from ngram_core.read.readers import made_of_blocks, read_by_blocks
 
 ENGLISH = [
     ["c", "David knows Mr. Zhang's friend Jack, and Jack knows David's friend Ms. Lin.",

@@ -13,7 +13,7 @@ import regex
 import reference
 from ngram_core.cli import main
 from ngram_core.steps import run_steps
-from ngram_core.tokenize import Tokenizer, make_normalizer, parse_layers, token_pattern
+from ngram_core.method.tokenize import Tokenizer, make_normalizer, parse_layers, token_pattern
 
 
 def tokens(text, mode="loose", layers=("L1", "L3", "L4")):
@@ -267,7 +267,7 @@ def test_matchers_agree_with_each_other_and_the_reference_around_unspaced_charac
 
 
 def test_a_long_unspaced_row_is_cut_into_pieces_never_before_a_mark():
-    from ngram_core.tokenize import _pieces
+    from ngram_core.method.tokenize import _pieces
     assert [len(p) for p in _pieces("日" * 1000, 100)] == [100] * 10
     text = "日\u0301ｶﾞﾟ\u0e31x " * 200
     pieces = list(_pieces(text, 1))

@@ -1,4 +1,4 @@
-"""The vectorized tokenizer (ngram_core.tokenize_arrow) against the reference,
+"""The vectorized tokenizer (ngram_core.method.tokenize_arrow) against the reference,
 tokenize_rows: the same ids and offsets on every code point and on random text."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 pytest.importorskip("numpy")
 pytest.importorskip("pyarrow")
 
-from ngram_core import tokenize_arrow  # noqa: E402
+from ngram_core.method import tokenize_arrow  # noqa: E402
 from ngram_core.table import Row  # noqa: E402
-from ngram_core.tokenize import LAYERS, Tokenizer, token_pattern, tokenize_rows  # noqa: E402
-from ngram_core.tokenize_arrow import handles, raw_tokens, tokenize_rows_arrow  # noqa: E402
+from ngram_core.method.tokenize import LAYERS, Tokenizer, token_pattern, tokenize_rows  # noqa: E402
+from ngram_core.method.tokenize_arrow import handles, raw_tokens, tokenize_rows_arrow  # noqa: E402
 
 SURROGATES = range(0xD800, 0xE000)
 #: Each code point is tried in these places (``{}`` is the code point): alone; between
@@ -164,7 +164,7 @@ def test_a_streamed_index_keeps_its_tokenizer_never_pickled(monkeypatch):
     import pickle
 
     from ngram_core import Settings
-    from ngram_core import stream
+    from ngram_core.run import stream
 
     _, _, index = stream.index_a(rows_of(["one two three four five six seven eight nine "
                                           "ten eleven twelve thirteen"]), Settings())

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ngram_core.window_filter import WindowBits
+from ngram_core.method.window_filter import WindowBits
 
 # rows of token ids from a small vocabulary, so that windows repeat across files
 rows_of_ids = st.lists(st.lists(st.integers(0, 4), max_size=12), min_size=1, max_size=8)

@@ -3,7 +3,7 @@
 from conftest import EXAMPLES
 
 from ngram_core import Settings, read_rows, run_check
-from ngram_core.report import counted_table, headline, percent, settings_line
+from ngram_core.report.summary import counted_table, headline, percent, settings_line
 
 
 def example():

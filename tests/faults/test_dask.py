@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import ngram_core.distributed as distributed
+import ngram_core.run.distributed as distributed
 from benchmarks.bench_faults import spawned_workers
 from ngram_core.cli import main
 

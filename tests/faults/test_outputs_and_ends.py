@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ngram_core import outputs as outputs_module
+from ngram_core.write import outputs as outputs_module
 from ngram_core.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,7 +198,7 @@ def test_json_into_a_full_disk_is_one_line():       # Linux's /dev/full: every w
 
 SLOW_WRITE = """
 import sys, time
-from ngram_core import outputs
+from ngram_core.write import outputs
 from ngram_core.cli import main
 real = outputs._write_beside
 def slow(o, data, temporaries):

@@ -16,8 +16,8 @@ import json
 
 from ngram_core import Settings
 from ngram_core.cli import main
-from ngram_core.distributed import check_distributed
-from ngram_core.files import load_rows_by_file
+from ngram_core.run.distributed import check_distributed
+from ngram_core.read.files import load_rows_by_file
 
 LEAKS = {150: "the ancient lighthouse keeper climbed two hundred steps every evening to "
               "light the great lamp",

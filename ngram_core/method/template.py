@@ -1,0 +1,189 @@
+"""The test file's template: the n-token windows most of A's rows share.
+
+An eval file whose every prompt holds the same instruction, or the same few-shot
+examples, before its item holds those windows in every row: against a training file
+that quotes the instruction, every row would be flagged, whatever leaked. A window
+found in at least :data:`TEMPLATE_SHARE` of A's rows with text, and in at least
+:data:`TEMPLATE_MIN_ROWS` of them, is the file's template, not an item. Its tokens
+are left out of matching (unless the check keeps them): no window holding one of
+them matches, so a window running from the instruction into the item's first word
+is no finding either; the item's own windows match as ever. The reading names each
+passage. A passage shared by a few questions (SQuAD's contexts, HellaSwag's, an NLI
+premise over its 8 hypotheses) lies in far fewer than half of the rows, so it is
+matched as any text is; and a row that is all template (a file of one text
+repeated) is its own item, masked nowhere.
+
+Rows are counted once per window however often a row repeats it. With n = 5, twelve
+rows holding one instruction of 7 tokens before items of their own: each row is 12
+tokens, window starts 0 to 7; the starts 0 to 6 hold an instruction token and are
+masked, 7 lies in the item::
+
+    >>> from ngram_core.method.tokenize import Tokenizer, tokenize_rows
+    >>> from ngram_core.table import Row
+    >>> t = Tokenizer()
+    >>> rows = [Row(i, str(i), f"Answer the question below with one word. {i} plus {i} "
+    ...                        f"makes what?") for i in range(1, 13)]
+    >>> found = run_steps(find_template_steps(tokenize_rows(rows, t), 5, t))
+    >>> len(found.windows), found.rows, found.masked[:4]
+    (3, 12, (0, 7, 12, 19))
+    >>> print(found.passages[0].describe("text", 12))
+    text: a passage of 7 tokens shared by 12 of 12 rows left out as the file's template (Answer the question below with one word)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections import Counter
+from itertools import islice
+from typing import NamedTuple
+
+from .match import covered_runs
+from ..steps import Pacer, run_steps
+from .tokenize import TokenizedRows
+
+#: A template window is in at least this share of A's rows with text...
+TEMPLATE_SHARE = 0.5
+#: ...and in at least this many of them.
+TEMPLATE_MIN_ROWS = 10
+#: Passages named in the reading, at most.
+PASSAGES_SHOWN = 3
+SAMPLE_CHARS = 60
+
+__all__ = ["Passage", "Template", "find_template", "find_template_steps", "NO_TEMPLATE"]
+
+
+class Passage(NamedTuple):
+    """One run of template tokens as the first row holding it has it: its field
+    (``""``: the row's only one), its tokens, the rows holding its first window,
+    and its text, shortened."""
+    field: str
+    tokens: int
+    rows: int
+    sample: str
+
+    def describe(self, single_field: str, rows_with_text: int) -> str:
+        """The sentence for the reading."""
+        return (f"{self.field or single_field}: a passage of {self.tokens:,} tokens shared by "
+                f"{self.rows:,} of {rows_with_text:,} rows left out as the file's template "
+                f"({self.sample})")
+
+
+class Template(NamedTuple):
+    """The template's windows (their keys, as the index's), the A rows holding one, the
+    rows with text counted, its passages (at most :data:`PASSAGES_SHOWN`), and the A
+    window starts it masks: global positions as sorted half-open ranges flattened
+    ``(lo0, hi0, lo1, hi1, ...)``, see :func:`~ngram_core.method.match.masked_at`."""
+    windows: frozenset
+    rows: int
+    rows_with_text: int
+    passages: tuple[Passage, ...]
+    masked: tuple[int, ...] = ()
+
+
+NO_TEMPLATE = Template(frozenset(), 0, 0, ())
+
+
+def find_template_steps(a: TokenizedRows, n: int, tokenizer):
+    """A's template (see the module's rule), as steps yielding A tokens done."""
+    offsets, buf = a.offsets, a.buffer
+    rows = len(offsets) - 1
+    with_text = sum(1 for r in range(rows) if offsets[r + 1] > offsets[r])
+    need = max(TEMPLATE_MIN_ROWS, math.ceil(TEMPLATE_SHARE * with_text))
+    if with_text < need:
+        return NO_TEMPLATE
+    # Every token of a window in `need` rows is in `need` rows: only the runs of n or more
+    # such tokens can hold one (in prose, a run of 13 words each in half the rows is a
+    # template or nothing), so only their windows are counted, and exactly.
+    ids = a.ids
+    token_rows: Counter = Counter()
+    pacer = Pacer()
+    for r in range(rows):
+        token_rows.update(set(ids[offsets[r]:offsets[r + 1]]))
+        if pacer.due():
+            yield offsets[r] // 2
+    common = frozenset(token for token, count in token_rows.items() if count >= need)
+    if not common:
+        return NO_TEMPLATE
+    flags = bytes(map(common.__contains__, ids))
+    rows_of: Counter = Counter()
+    width = 4 * n
+    row_windows: set = set()                      # the windows of the row `current`
+    current = -1
+    in_rows: list[tuple[int, int, int]] = []      # (row, start, stop): runs cut at rows
+    for run in re.finditer(b"\x01{%d,}" % n, flags):
+        start, end = run.span()
+        r = bisect_right(offsets, start) - 1
+        while start <= end - n:                   # the run's part in each row it crosses
+            stop = min(end, offsets[r + 1])
+            if stop - start >= n:
+                in_rows.append((r, start, stop))
+                if r != current:                  # each row's windows counted once
+                    rows_of.update(row_windows)
+                    row_windows, current = set(), r
+                first, last = 4 * start, 4 * (stop - n)
+                row_windows.update(map(buf.__getitem__, map(slice, range(first, last + 4, 4),
+                                                             range(first + width,
+                                                                   last + width + 4, 4))))
+            start, r = stop, r + 1
+        if pacer.due():
+            yield offsets[min(r, rows)] // 2 + offsets[rows] // 2
+    rows_of.update(row_windows)
+    windows = frozenset(key for key, count in rows_of.items() if count >= need)
+    if not windows:
+        return NO_TEMPLATE
+    found_in: dict[int, list[int]] = {}   # row -> its template windows' starts, in order
+    for r, start, stop in in_rows:        # a template window lies in a run of common tokens
+        found_in.setdefault(r, []).extend(
+            g - offsets[r] for g in range(start, stop - n + 1)
+            if buf[4 * g:4 * g + width] in windows)
+    holding = 0                           # rows holding a template window
+    first_row, starts = -1, []            # the first of them, and its template's starts
+    masked: list[int] = []
+    for r, found in found_in.items():     # rows in file order
+        begin, end = offsets[r], offsets[r + 1]
+        edges = covered_runs(found, n)           # the template's tokens in this row
+        if found and edges != [0, end - begin]:  # a row all template is its own item
+            holding += 1
+            if first_row < 0:
+                first_row, starts = r, found
+            for lo, hi in zip(edges[::2], edges[1::2]):
+                # the windows holding one of tokens [lo, hi): starts lo - n + 1 to hi - 1
+                first, stop = begin + max(lo - n + 1, 0), begin + min(hi, end - begin - n + 1)
+                if masked and first <= masked[-1]:
+                    masked[-1] = max(masked[-1], stop)
+                else:
+                    masked += (first, stop)
+        if pacer.due():
+            yield offsets[r]
+    if not holding:
+        return NO_TEMPLATE
+    passages = []
+    spans = tokenizer.spans(a.rows[first_row].text)
+    text = a.rows[first_row].text
+    begin = offsets[first_row]
+    edges = covered_runs(starts, n)
+    for start, end in islice(zip(edges[::2], edges[1::2]), PASSAGES_SHOWN):
+        key = buf[4 * (begin + start):4 * (begin + start) + width]
+        sample = text[spans[start][0]:spans[end - 1][1]]
+        sample = " ".join(sample.split())
+        if len(sample) > SAMPLE_CHARS:
+            sample = sample[:SAMPLE_CHARS - 1].rstrip() + "…"
+        passages.append(Passage(_field_at(a, first_row, start), end - start, rows_of[key],
+                                sample))
+    return Template(windows, holding, with_text, tuple(passages), tuple(masked))
+
+
+def _field_at(a: TokenizedRows, row: int, token: int) -> str:
+    """The field of ``row`` holding its token ``token`` (``""``: one field)."""
+    ends = a.part_ends.get(row)
+    if not ends:
+        return ""
+    part = next(i for i, end in enumerate(ends) if token < end)
+    return a.rows[row].parts[part][0]
+
+
+def find_template(a: TokenizedRows, n: int, tokenizer) -> Template:
+    """:func:`find_template_steps` run to the end."""
+    return run_steps(find_template_steps(a, n, tokenizer))

@@ -1,0 +1,344 @@
+"""Stage 4 at corpus scale: a suite of test sets (evals) against one training corpus
+read once, and which training rows hold them.
+
+Contract: for each eval, :func:`check_suite` returns exactly what
+:func:`~ngram_core.run.stream.check_streamed` returns for that eval alone (the same
+summary, CSV and rows CSV, byte for byte), while B is planned, read and parsed
+once for all of them, each piece walked past every eval's index in turn. Each
+B file's fields are chosen for each eval as its own run would (an eval's
+detected text fields are read from B where B has them all); evals that choose
+alike share one reading.
+
+With ``marks``, every B row that shares a window with an eval row (past the cap
+too: every occurrence matches) or holds a short eval row or field whole is
+marked, with each eval row that caused it and the ``[start, end)`` characters in
+the B row from the first to the last token they share: :class:`Removal`. Windows
+the frequency filter ignores and an eval's template are no finding, so they
+mark nothing. Removing the marked rows leaves training data in which no eval
+finds anything under the same settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
+
+from .check import Progress
+from ..errors import InputError
+from ..read.files import FileRead
+from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Partition,
+                     PartitionResult, PieceTokens, StreamedResult, WindowBits, _b_files,
+                     _field_choice, _kept, _over_partitions, assemble, count_rows_in, index_a,
+                     over_cap, part_bytes, partition_chunks, piece_tokens, plan_partitions,
+                     walk_partition, walk_rows)
+from ..method.tokenize import TokenizedRows
+from ..method.settings import Settings
+from ..table import ReadOptions, Row
+from ..method.template import NO_TEMPLATE, Template, find_template
+
+
+class EvalSet(NamedTuple):
+    """One eval as read: its name (the path as given), its rows, the text fields they
+    were read from, and the fields B is read from where B has them all (None: B's
+    own choice, as with ``--a-field``)."""
+    name: str
+    rows: list[Row]
+    fields: list[str]
+    like: list[str] | None
+
+
+class Cause(NamedTuple):
+    """Why a training row is removed: an eval (its index in the suite), its row
+    (0-based in the eval) and the ``[start, end)`` characters of the training row
+    from the first to the last token they share."""
+    eval: int
+    a_row: int
+    b_chars: tuple[int, int]
+
+
+class Removal(NamedTuple):
+    """A training row to remove: its file (index in B's files), its row (1-based in
+    that file), its id (None: B has no id field) and why."""
+    file_index: int
+    row: int
+    b_id: str | None
+    causes: list[Cause]
+
+
+class ReadGroup(NamedTuple):
+    """The evals that read a B file with the same text fields and id field."""
+    fields: list[str]
+    id_field: str
+    evals: tuple[int, ...]
+
+
+@dataclass
+class SuiteIndex:
+    """Every eval's index, sent once to each worker. The evals share one vocabulary,
+    so a piece of B is tokenized once for all of them, and one first pass: ``bits``
+    and ``prefix_bits`` hash every eval's windows and short pieces' first tokens."""
+    indexes: list[AIndex]
+    bits: WindowBits
+    prefix_bits: WindowBits | None
+
+    @classmethod
+    def of(cls, tokenized: Sequence[TokenizedRows], indexes: list[AIndex], n: int,
+           short_min: int) -> SuiteIndex:
+        buffers, offsets, base = [], [0], 0
+        for a in tokenized:
+            buffers.append(a.buffer)
+            offsets.extend(base + o for o in a.offsets[1:])
+            base += len(a.ids)
+        prefixes = b"".join(key for index in indexes for key in index.short_rows)
+        prefix_bits = WindowBits.of(prefixes, range(0, len(prefixes) // 4 + 1, short_min),
+                                    short_min) if prefixes else None
+        return cls(indexes, WindowBits.of(b"".join(buffers), offsets, n), prefix_bits)
+
+    def piece(self, rows: list[Row]) -> PieceTokens:
+        """A piece of B tokenized once for every eval, with its candidates for all."""
+        return piece_tokens(rows, self.indexes[0].tokenizer(), self.bits, self.prefix_bits)
+
+
+@dataclass
+class SuitePartition:
+    """One partition's partial results, one per eval, and its marked rows
+    (0-based in the partition) or the error the partition hit."""
+    partition: int
+    file_index: int
+    results: list[PartitionResult] = field(default_factory=list)
+    marks: dict[int, tuple[str | None, list[Cause]]] = field(default_factory=dict)
+    error: InputError | None = None
+
+
+def walk_suite_partition(part: Partition, groups: tuple[ReadGroup, ...], suite: SuiteIndex,
+                         befores: list[dict[bytes, int]] | None = None,
+                         marks: bool = True) -> SuitePartition:
+    """One partition walked past every eval's index, read once per group of evals
+    reading it alike (see :func:`~ngram_core.run.stream.walk_partition`: ``befores``,
+    each eval's occurrences of its windows before this partition, ranks the cap)."""
+    out = SuitePartition(part.index, part.file_index)
+    results = {e: PartitionResult(part.index, part.file_index, ranked=befores is not None)
+               for group in groups for e in group.evals}
+    try:
+        for group in groups:
+            first_row = 0
+            for rows in partition_chunks(part, group.fields, group.id_field):
+                piece = suite.piece(rows)
+                for e in group.evals:
+                    marked: Marks | None = {} if marks else None
+                    walk_rows(rows, results[e], suite.indexes[e], bool(group.id_field),
+                              befores[e] if befores is not None else {}, marked, piece)
+                    results[e].rows += len(rows)
+                    for r, (b_id, by_a) in (marked or {}).items():
+                        entry = out.marks.setdefault(first_row + r, (b_id, []))
+                        entry[1].extend(Cause(e, a_row, chars) for a_row, chars in by_a.items())
+                first_row += len(rows)
+    except InputError as e:
+        return SuitePartition(part.index, part.file_index, error=e)
+    out.results = [results[e] for e in sorted(results)]
+    return out
+
+
+class SuiteCounts(NamedTuple):
+    """Per eval, the B rows of one partition holding each of its windows."""
+    partition: int
+    counts: list[dict[bytes, int]]
+    error: InputError | None = None
+
+
+def count_suite_partition(part: Partition, groups: tuple[ReadGroup, ...],
+                          suite: SuiteIndex) -> SuiteCounts:
+    """The frequency filter's first pass over one partition, for every eval."""
+    counts: dict[int, dict[bytes, int]] = {e: {} for group in groups for e in group.evals}
+    try:
+        for group in groups:
+            for rows in partition_chunks(part, group.fields, group.id_field):
+                b = suite.piece(rows).b
+                for e in group.evals:
+                    for key, rows_in in count_rows_in(rows, suite.indexes[e], b).items():
+                        counts[e][key] = counts[e].get(key, 0) + rows_in
+    except InputError as e:
+        return SuiteCounts(part.index, [], e)
+    return SuiteCounts(part.index, [counts[e] for e in sorted(counts)])
+
+
+@dataclass
+class SuiteResult:
+    """Each eval's result, in the order given, and the training rows to remove, in
+    file order."""
+    results: list[StreamedResult]
+    removals: list[Removal]
+    eval_names: list[str]
+    b_paths: list[str]
+    #: per B file, its rows (as read: the cleaned file keeps the others)
+    b_rows: list[int]
+
+
+def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Settings, *,
+                b_fields: list[str] | None = None, b_id_field: str | None = None,
+                b_options: ReadOptions = ReadOptions(role="b"),
+                blocksize: int = DEFAULT_BLOCKSIZE,
+                on_progress: Callable[[Progress], object] | None = None,
+                executor: Executor | None = None, marks: bool = True) -> SuiteResult:
+    """Every eval checked against B, B streamed once (see the module's contract)."""
+    if not evals:
+        raise InputError("--evals", "names no test file")
+    parts = plan_partitions(b_paths, b_options, blocksize)
+    prepared: list[tuple[Any, Any, AIndex, Template]] = []
+    shared = settings.tokenizer()         # one vocabulary: B tokenized once for all
+    for ev in evals:
+        tokenizer, a, index = index_a(ev.rows, settings, shared)
+        template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n,
+                                                                            tokenizer)
+        if template.masked:
+            index = index.unmasked(template.masked)
+        prepared.append((tokenizer, a, index, template))
+    groups, reads = _read_groups(parts, evals, b_fields, b_id_field)
+    choices = {f: (g,) for f, g in groups.items()}      # each suite work's arguments
+    vocabulary = dict(shared.vocabulary)
+    indexes = [replace(index, vocabulary=vocabulary) for _, _, index, _ in prepared]
+    first_pass = SuiteIndex.of([a for _, a, _, _ in prepared], indexes, settings.n,
+                               settings.short_min)
+    passes = 1 if settings.max_b_rows is None else 2
+    sizes = {part.index: part_bytes(part) for part in parts}
+    whole = passes * sum(sizes.values())
+    done_bytes = 0
+
+    def report(partition: int) -> None:
+        nonlocal done_bytes
+        done_bytes += sizes[partition]
+        if on_progress is not None:
+            on_progress(Progress("stream B", done_bytes, whole))
+
+    ignored: list[set[bytes]] = [set() for _ in evals]
+    if settings.max_b_rows is not None:
+        rows_of: list[dict[bytes, int]] = [{} for _ in evals]
+        for counted in _over_partitions(executor, count_suite_partition, parts, choices,
+                                        first_pass):
+            for e, counts in enumerate(counted.counts):
+                for key, rows in counts.items():
+                    rows_of[e][key] = rows_of[e].get(key, 0) + rows
+            report(counted.partition)
+        for e in range(len(evals)):
+            ignored[e] = {k for k, rows in rows_of[e].items() if rows > settings.max_b_rows}
+            indexes[e] = indexes[e].without(ignored[e])       # the first pass stays a superset
+    totals = [Combined() for _ in evals]
+    walked: list[dict[int, PartitionResult]] = [{} for _ in evals]
+    marked: dict[int, dict[int, tuple[str | None, list[Cause]]]] = {}
+    suite = replace(first_pass, indexes=indexes)
+    for partial in _suite_walks(executor, parts, choices, suite, marks):
+        for e, result in enumerate(partial.results):
+            totals[e].add(result, best=False)
+            walked[e][partial.partition] = _kept(result)
+        marked[partial.partition] = partial.marks
+        report(partial.partition)
+    out: list[StreamedResult] = []
+    for e, ev in enumerate(evals):
+        tokenizer, a, _, template = prepared[e]
+        in_order = [walked[e][part.index] for part in parts]
+        again, capped = over_cap(in_order, settings.cap)
+        if again:       # walked in parallel: the partitions past the cap, walked ranked
+            own = {f: (list(g.fields), g.id_field) for f, gs in groups.items()
+                   for g in gs if e in g.evals}
+            for partial in _over_partitions(executor, walk_partition, [parts[p] for p in again],
+                                            own, indexes[e], extra=again):
+                walked[e][partial.partition] = _kept(partial)
+        for part in parts:
+            totals[e].add_best(walked[e][part.index])
+        b_fields_read = list(dict.fromkeys(f for gs in groups.values() for g in gs
+                                           if e in g.evals for f in g.fields))
+        checked = assemble(ev.rows, a, tokenizer, settings, totals[e], parts, len(ignored[e]),
+                           (ev.fields, b_fields_read), capped, template, indexes[e].pieces)
+        checked.b_reads, checked.b_counts = _b_files({f: reads[f, e] for f in groups},
+                                                     walked[e].values(), settings.n)
+        out.append(checked)
+    return SuiteResult(out, _removals(parts, walked[0] if walked else {}, marked),
+                       [ev.name for ev in evals], list(b_paths), _rows_per_file(parts, walked[0] if walked else {}))
+
+
+def _read_groups(parts: Sequence[Partition], evals: Sequence[EvalSet],
+                 b_fields: list[str] | None, b_id_field: str | None
+                 ) -> tuple[dict[int, tuple[ReadGroup, ...]], dict[tuple[int, int], FileRead]]:
+    """For each B file, the evals grouped by the fields they read it by; and what
+    each eval's reading of each file found."""
+    groups: dict[int, tuple[ReadGroup, ...]] = {}
+    reads: dict[tuple[int, int], FileRead] = {}
+    for part in parts:
+        if part.file_index in groups:
+            continue
+        chosen: dict[tuple[tuple[str, ...], str], list[int]] = {}
+        by_like: dict[tuple[str, ...] | None, Any] = {}
+        for e, ev in enumerate(evals):
+            like = tuple(ev.like) if ev.like else None
+            if like not in by_like:
+                by_like[like] = _field_choice(part, b_fields, b_id_field, ev.like)
+            (fields, id_field), read = by_like[like]
+            chosen.setdefault((tuple(fields), id_field), []).append(e)
+            reads[part.file_index, e] = read
+        groups[part.file_index] = tuple(ReadGroup(list(f), i, tuple(es))
+                                        for (f, i), es in chosen.items())
+    return groups, reads
+
+
+def _suite_walks(executor: Executor | None, parts: Sequence[Partition],
+                 choices: dict[int, tuple[tuple[ReadGroup, ...]]], suite: SuiteIndex,
+                 marks: bool) -> Iterator[SuitePartition]:
+    """Every partition walked past every eval: in this process in file order, each
+    eval knowing its windows' occurrences before (so none is walked twice); on an
+    executor in parallel, ranked later (see :func:`~ngram_core.run.stream.over_cap`)."""
+    if executor is not None:
+        yield from executor.map(_walk_unranked if marks else _walk_unmarked, parts, choices,
+                                suite)
+        return
+    befores: list[dict[bytes, int]] = [{} for _ in suite.indexes]
+    for part in parts:
+        partial = walk_suite_partition(part, choices[part.file_index][0], suite, befores, marks)
+        if partial.error is not None:
+            raise partial.error
+        for e, result in enumerate(partial.results):
+            for key, count in result.seen.items():
+                befores[e][key] = befores[e].get(key, 0) + count
+        yield partial
+
+
+def _walk_unranked(part: Partition, groups: tuple[ReadGroup, ...],
+                   suite: SuiteIndex) -> SuitePartition:
+    return walk_suite_partition(part, groups, suite, None, True)
+
+
+def _walk_unmarked(part: Partition, groups: tuple[ReadGroup, ...],
+                   suite: SuiteIndex) -> SuitePartition:
+    return walk_suite_partition(part, groups, suite, None, False)
+
+
+def _file_firsts(parts: Sequence[Partition], walked: dict[int, PartitionResult]
+                 ) -> dict[int, int]:
+    """Each partition's first row within its file (0-based)."""
+    firsts: dict[int, int] = {}
+    running: dict[int, int] = {}
+    for part in parts:
+        firsts[part.index] = running.get(part.file_index, 0)
+        running[part.file_index] = firsts[part.index] + (walked[part.index].rows
+                                                         if part.index in walked else 0)
+    return firsts
+
+
+def _rows_per_file(parts: Sequence[Partition], walked: dict[int, PartitionResult]) -> list[int]:
+    rows: dict[int, int] = {}
+    for part in parts:
+        rows[part.file_index] = rows.get(part.file_index, 0) + (
+            walked[part.index].rows if part.index in walked else 0)
+    return [rows[f] for f in sorted(rows)]
+
+
+def _removals(parts: Sequence[Partition], walked: dict[int, PartitionResult],
+              marked: dict[int, dict[int, tuple[str | None, list[Cause]]]]) -> list[Removal]:
+    """The marked rows as removals, in file order, each row's causes ordered."""
+    firsts = _file_firsts(parts, walked)
+    out = []
+    for part in parts:
+        for r, (b_id, causes) in sorted(marked.get(part.index, {}).items()):
+            out.append(Removal(part.file_index, firsts[part.index] + r + 1, b_id,
+                               sorted(causes)))
+    return out

@@ -1,0 +1,194 @@
+r"""Stage 5 (writers): a training file without the rows found to hold an eval, in its
+own format and compression.
+
+Contract: :func:`cleaned_writer` gives a function that writes the file's bytes
+with the removed rows' bytes left out, streaming (a file of any size): each kept
+row byte for byte as read, in order, and everything that is no row kept too (a
+CSV's header and any lines above it, blank lines between rows); compressed as
+the file is, by its name (``.gz``, ``.zst``, ``.bz2``, ``.xz``). A row is what
+the reading numbers as one (1-based, in file order): a non-blank line of JSON
+Lines, a line of text, a record of a CSV or TSV (its quoted line breaks and
+the blank lines after it go with it), a block of lines or a sentence of a text
+file read so, an item of a JSON array (the kept items written one per line
+between ``[`` and ``]``, each as read). A Parquet or Arrow file is rewritten:
+the kept rows, in order, with the file's schema. Any other JSON document, and
+a UTF-16 file, is refused in one line::
+
+    >>> import io, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "train.jsonl")
+    >>> _ = open(path, "w").write('{"text": "a"}\n\n{"text": "b"}\n{"text": "c"}\n')
+    >>> out = io.BytesIO()
+    >>> cleaned_writer(path, ReadOptions(format="jsonl"), [2])(out)
+    >>> out.getvalue()
+    b'{"text": "a"}\n\n{"text": "c"}\n'
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, BinaryIO
+
+from ..errors import InputError
+from ..read.files import is_columnar, is_parquet, read_file_bytes, read_path_table, text_lines
+from ..read.readers import is_utf16
+from ..read.record_stream import NotStreamable, delimited_layout, delimited_tables, json_array_raw
+from ..table import ReadOptions
+
+Writer = Callable[[BinaryIO], None]
+
+
+def cleaned_writer(path: str, options: ReadOptions, removed: Sequence[int]) -> Writer:
+    """A function writing ``path`` without the rows numbered in ``removed`` (1-based,
+    ascending), read as ``options`` (its format set) reads it."""
+    if is_columnar(path):
+        return lambda out: _columnar(path, set(removed), out)
+    if is_utf16(read_file_bytes(path, 4)):
+        raise InputError(path, "is UTF-16: no cleaned copy is written of it (save it as "
+                               "UTF-8 to have one)")
+    if options.format == "json":
+        return lambda out: _compressed(path, out, lambda f: _json_array(path, set(removed), f))
+    starts_row = _line_rows(options)
+    if starts_row is not None:          # each line says whether it starts a row: one pass
+        return lambda out: _compressed(path, out,
+                                       lambda f: _by_line(path, starts_row, removed, f))
+    starts = _row_starts(path, options)
+    return lambda out: _compressed(path, out, lambda f: _lines(path, starts(), removed, f))
+
+
+def _line_rows(options: ReadOptions) -> Callable[[str], bool] | None:
+    """For a file whose every row is one line: whether a line (read as Latin-1) is a
+    row; None for other files."""
+    if options.format == "jsonl":        # a blank line is no row
+        return lambda line: bool(line.encode("latin-1").decode("utf-8", "replace").strip())
+    if options.format == "text" and options.text_rows in (None, "line"):
+        return lambda line: True
+    return None
+
+
+def _by_line(path: str, starts_row: Callable[[str], bool], removed: Sequence[int],
+             out: BinaryIO) -> None:
+    """:func:`_lines` in one pass, for a file whose rows are lines."""
+    left = set(removed)
+    row, dropping = 0, False
+    for line in text_lines(path, "latin-1"):
+        if starts_row(line):
+            row += 1
+            dropping = row in left
+            left.discard(row)
+        if not dropping:
+            out.write(line.encode("latin-1"))
+    if left:
+        raise InputError(path, f"has no row {min(left)}: it changed since it was checked")
+
+
+def _row_starts(path: str, options: ReadOptions) -> Callable[[], Iterator[int]]:
+    """Each row's first line (1-based) in file order, as the reading finds it."""
+    if options.format in ("csv", "tsv"):
+        layout = delimited_layout(path, options)
+        if layout is not None:
+            return lambda: (line for table in delimited_tables(path, layout, 1 << 20)
+                            for line in table.lines)
+    lines = read_path_table(path, options).lines     # read whole, as its check read it
+    return lambda: iter(lines)
+
+
+def _lines(path: str, starts: Iterable[int], removed: Sequence[int], out: BinaryIO) -> None:
+    """The file's lines but those of removed rows: row k's lines run from its first
+    line to the next row's first (the last row's, to the end of the file). Lines
+    are read as Latin-1 so every byte comes back as it was."""
+    starts_iter = iter(starts)
+    cuts: list[tuple[int, int]] = []          # [first, next first) of each removed row
+    row, wanted = 0, iter(removed)
+    target = next(wanted, None)
+    start = next(starts_iter, None)
+    while target is not None and start is not None:
+        row += 1
+        following = next(starts_iter, None)
+        if row == target:
+            cuts.append((start, following if following is not None else 1 << 62))
+            target = next(wanted, None)
+        start = following
+    if target is not None:
+        raise InputError(path, f"has no row {target}: it changed since it was checked")
+    cut_at = iter(cuts)
+    cut = next(cut_at, None)
+    for number, line in enumerate(text_lines(path, "latin-1"), 1):
+        while cut is not None and number >= cut[1]:
+            cut = next(cut_at, None)
+        if cut is not None and cut[0] <= number < cut[1]:
+            continue
+        out.write(line.encode("latin-1"))
+
+
+def _json_array(path: str, removed: set[int], out: BinaryIO) -> None:
+    """A JSON array's kept items, as read, one per line between brackets."""
+    out.write(b"[")
+    first = True
+    try:
+        for number, raw in enumerate(json_array_raw(path), 1):
+            if number in removed:
+                continue
+            out.write(("\n" if first else ",\n").encode() + raw.encode("utf-8"))
+            first = False
+    except NotStreamable:
+        raise InputError(path, "is a JSON document whose rows are not one top-level array: "
+                               "no cleaned copy is written of it (convert it to JSON "
+                               "Lines to have one)") from None
+    out.write(b"]\n" if first else b"\n]\n")
+
+
+def _compressed(path: str, out: BinaryIO, write: Callable[[BinaryIO], None]) -> None:
+    """Run ``write`` into ``out``, compressed as ``path``'s name says."""
+    lower = path.lower()
+    stream: Any
+    if lower.endswith(".gz"):
+        stream = gzip.GzipFile(fileobj=out, mode="wb", mtime=0)
+    elif lower.endswith(".bz2"):
+        stream = bz2.BZ2File(out, "wb")
+    elif lower.endswith(".xz"):
+        stream = lzma.LZMAFile(out, "wb")
+    elif lower.endswith(".zst"):
+        import zstandard
+        stream = zstandard.ZstdCompressor().stream_writer(out, closefd=False)
+    else:
+        write(out)
+        return
+    with stream:
+        write(stream)
+
+
+def _columnar(path: str, removed: set[int], out: BinaryIO) -> None:
+    """A Parquet or Arrow file's kept rows, in order, with its schema, a row group or
+    record batch at a time."""
+    import pyarrow as pa
+
+    def kept(batch: Any, first: int) -> Any:
+        mask = [first + i + 1 not in removed for i in range(batch.num_rows)]
+        return batch.filter(pa.array(mask, type=pa.bool_()))
+
+    if is_parquet(path):
+        import pyarrow.parquet as pq
+        source = pq.ParquetFile(path)
+        with pq.ParquetWriter(out, source.schema_arrow) as writer:
+            first = 0
+            for g in range(source.num_row_groups):
+                group = source.read_row_group(g)
+                writer.write_table(kept(group, first))
+                first += group.num_rows
+        return
+    try:
+        reader: Any = pa.ipc.open_file(pa.memory_map(path))
+        batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
+        new = pa.ipc.new_file
+    except pa.ArrowInvalid:
+        reader = pa.ipc.open_stream(pa.memory_map(path))
+        batches = iter(reader)
+        new = pa.ipc.new_stream
+    with new(out, reader.schema) as writer:
+        first = 0
+        for batch in batches:
+            writer.write_batch(kept(batch, first))
+            first += batch.num_rows

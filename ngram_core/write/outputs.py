@@ -1,0 +1,221 @@
+"""The files a run writes: checked before any work, then written together or not at all.
+
+The rules, for every output flag of the command (``--csv``, ``--rows-csv``,
+``--clean-out``, ``--dirty-out``):
+
+* an output that is an input of the run (the same file, through any link or
+  name) is refused before any work, and so are two outputs on one path;
+* a symbolic link is followed: its target is replaced, the link kept;
+* a character device, a FIFO or a socket (``/dev/stdout``, ``/dev/fd/N``,
+  ``>(cat)``) is written to, never replaced, and must be writable up front;
+* a new file gets the mode the umask leaves (``0666 & ~umask``), an existing
+  file keeps its own;
+* every regular output is first written whole beside its target; only once all
+  of them are is each moved into place, the old file kept aside until the last
+  one is in. When one cannot be placed, those already placed are taken back and
+  the old files stay: a full disk leaves no mix of two runs' outputs. Streams
+  are written last. An interruption at any point leaves no temporary file.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> given = os.path.join(folder, "train.jsonl")
+    >>> open(given, "w").close()
+    >>> plan_outputs([("--csv", given)], inputs=[given])
+    Traceback (most recent call last):
+    ...
+    ngram_core.errors.InputError: ...train.jsonl: is an input of this run; --csv never replaces an input
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from typing import BinaryIO, NamedTuple, Union
+
+from ..errors import InputError, shown
+
+TEMPORARY_PREFIX = ".ngram-overlap-"
+
+
+class Output(NamedTuple):
+    """One output of a run: its flag, the path as given, the file written (a link's
+    target, resolved) and whether it is a stream (written to, not replaced)."""
+    flag: str
+    path: str
+    target: str
+    stream: bool
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def plan_outputs(asked: Sequence[tuple[str, str]], inputs: Sequence[str]) -> list[Output]:
+    """Check every ``(flag, path)`` asked for before the work starts (see the module's
+    rules) and return what will be written; an :class:`~ngram_core.errors.InputError`
+    names the first path refused."""
+    input_ids = {i for i in map(_identity, inputs) if i is not None}
+    planned: list[Output] = []
+    seen: dict[object, str] = {}
+    for flag, path in asked:
+        target = os.path.realpath(path)
+        identity = _identity(target)
+        if identity is not None and identity in input_ids:
+            raise InputError(path, f"is an input of this run; {flag} never replaces an input")
+        key = identity or target
+        if key in seen:
+            raise InputError(path, f"is named by both {seen[key]} and {flag}: one file cannot "
+                                   f"hold two outputs")
+        seen[key] = flag
+        mode = os.stat(target).st_mode if identity is not None else None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise InputError(path, f"is a folder; {flag} needs a file name")
+        if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+                                 or stat.S_ISSOCK(mode)):
+            if not os.access(target, os.W_OK):
+                raise InputError(path, "cannot be written: permission denied")
+            planned.append(Output(flag, path, target, True))
+            continue
+        folder = os.path.dirname(target)
+        if not os.path.isdir(folder):
+            raise InputError(path, f"cannot be written: no folder "
+                                   f"{shown(os.path.dirname(os.path.abspath(path)))!r}")
+        if not os.access(folder, os.W_OK | os.X_OK) or \
+                (identity is not None and not os.access(target, os.W_OK)):
+            raise InputError(path, "cannot be written: permission denied")
+        planned.append(Output(flag, path, target, False))
+    return planned
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _unlink(path: str | None) -> None:
+    if path is None:
+        return
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _written(path: str, e: OSError) -> InputError:
+    return InputError(path, f"cannot be written: {e.strerror or e}")
+
+
+#: What an output holds: its bytes, or a function writing them into an open file (a
+#: cleaned training file of any size, streamed).
+Content = Union[bytes, Callable[[BinaryIO], None]]
+
+
+def write_outputs(outputs: Sequence[Output], data: Mapping[str, Content]) -> None:
+    """Write ``data[flag]`` to each output, all of them or none (see the module's rules)."""
+    files = [o for o in outputs if not o.stream]
+    temporaries: dict[str, str] = {}
+    kept_aside: list[tuple[Output, str | None]] = []       # placed, and the old file's copy
+    try:
+        for o in files:                                    # 1. each written whole beside
+            _write_beside(o, data[o.flag], temporaries)
+        try:                                               # 2. each moved into place
+            for o in files:
+                old = _aside(o)
+                try:
+                    os.replace(temporaries[o.flag], o.target)
+                except BaseException as e:
+                    _unlink(old)
+                    if isinstance(e, OSError):
+                        raise _written(o.path, e) from None
+                    raise
+                del temporaries[o.flag]
+                kept_aside.append((o, old))
+        except BaseException:
+            for o, old in reversed(kept_aside):            # taken back: the old files stay
+                try:
+                    if old is None:
+                        os.unlink(o.target)
+                    else:
+                        os.replace(old, o.target)
+                except OSError:
+                    pass
+            kept_aside.clear()
+            raise
+        for o in outputs:                                  # 3. streams, last
+            if o.stream:
+                _write_stream(o, data[o.flag])
+    finally:
+        for temporary in temporaries.values():
+            _unlink(temporary)
+        for _, old in kept_aside:
+            _unlink(old)
+
+
+def _write_beside(o: Output, data: Content, temporaries: dict[str, str]) -> None:
+    """``data`` in a new temporary file in the target's folder, with the mode the
+    target will have, named in ``temporaries[o.flag]`` as soon as it exists (so an
+    interruption at any point leaves it to be removed)."""
+    folder = os.path.dirname(o.target)
+    try:
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=TEMPORARY_PREFIX, suffix=".part")
+    except OSError as e:
+        raise _written(o.path, e) from None
+    temporaries[o.flag] = temporary
+    try:
+        with os.fdopen(fd, "wb") as f:
+            _put(f, data)
+            try:
+                mode = stat.S_IMODE(os.stat(o.target).st_mode)
+            except OSError:
+                mode = _new_file_mode()
+            os.fchmod(f.fileno(), mode)
+    except OSError as e:
+        raise _written(o.path, e) from None
+
+
+def _aside(o: Output) -> str | None:
+    """A second name for the file now at ``o.target`` (a hard link, so the target is
+    never missing), to put it back if a later output fails; None: no file there."""
+    if not os.path.lexists(o.target):
+        return None
+    folder = os.path.dirname(o.target)
+    for _ in range(100):
+        old = os.path.join(folder, f"{TEMPORARY_PREFIX}{secrets.token_hex(6)}.old")
+        try:
+            os.link(o.target, old)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None          # no hard links here: the old file cannot be taken back
+        return old
+    return None
+
+
+def _put(f: BinaryIO, data: Content) -> None:
+    if isinstance(data, bytes):
+        f.write(data)
+    else:
+        data(f)
+
+
+def _write_stream(o: Output, data: Content) -> None:
+    """Write to a device, FIFO or socket as it is, never replacing it."""
+    try:
+        fd = os.open(o.target, os.O_WRONLY)
+        with os.fdopen(fd, "wb") as f:
+            _put(f, data)
+    except OSError as e:
+        raise _written(o.path, e) from None
+
+
+def write_output(path: str, data: bytes) -> None:
+    """One file written whole: :func:`write_outputs` of a single output."""
+    write_outputs(plan_outputs([("output", path)], ()), {"output": data})
