@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from ngram_core import Row, Settings, match, read_rows, run_check
+from ngram_core import Row, Settings, read_rows, run_check
+from ngram_core.method import match
 from ngram_core.cli import main
 from ngram_core.report.export import ROWS_CSV_COLUMNS
 from ngram_core.report.summary import headline

@@ -417,7 +417,7 @@ def test_the_built_archive_has_bytecode_where_the_tab_would_compile():
         cached = any(n.startswith(f"ngram_page/__pycache__/{path.stem}.cpython-") for n in names)
         assert cached == (f"ngram_page.{path.stem}" not in in_snapshot), path.name
     for name in build_site.ENGINE_MODULES:
-        assert f"ngram_core/{name}.py" in names
+        assert f"ngram_core/{name.replace('.', '/')}.py" in names
     pyscript = {n for n in names if n.startswith("pyscript/")}
     assert any(n.startswith("pyscript/__pycache__/__init__.cpython-") for n in pyscript)
     assert all(n.startswith("pyscript/__pycache__/") and n.endswith(".pyc") for n in pyscript)
