@@ -21,23 +21,39 @@ from .check import Progress
 from ..errors import InputError
 from ..read.files import expand_paths
 from ..method.settings import Settings
-from .stream import DEFAULT_BLOCKSIZE, Partition, StreamedResult, check_streamed
+from .stream import DEFAULT_BLOCKSIZE, Partition, StreamedResult, check_streamed, part_bytes
 from ..table import ReadOptions, Row
+
+
+#: Seconds with no partition finishing after which a run is taken as stuck (a worker
+#: frozen past what the scheduler noticed, a cluster wedged under load): the run is
+#: tried again, then ends in one line. A partition of more bytes is given longer:
+#: these seconds plus its bytes at :data:`SLOWEST_RATE`.
+STALL_SECONDS = 120.0
+#: Bytes a second: the slowest a worker reads, tokenizes and walks a partition.
+SLOWEST_RATE = 1e6
+
+
+class Stalled(Exception):
+    """No partition finished for longer than any partition should take."""
 
 
 class OnDask:
     """Runs partition work on a Dask client's workers (an
-    :class:`~ngram_core.run.stream.Executor`)."""
+    :class:`~ngram_core.run.stream.Executor`); a run in which no partition finishes
+    for :data:`STALL_SECONDS` (and the largest partition's bytes at
+    :data:`SLOWEST_RATE`) raises :class:`Stalled`."""
 
-    def __init__(self, client: Any):
+    def __init__(self, client: Any, stall_seconds: float | None = None):
         self.client = client
+        self.stall_seconds = STALL_SECONDS if stall_seconds is None else stall_seconds
 
     def map(self, work: Callable[..., Any], parts: Sequence[Partition],
             choices: dict[int, tuple[Any, ...]], index: Any,
             extra: dict[int, Any] | None = None) -> Iterator[Any]:
         """``index`` sent to every worker once; each result yielded as it finishes;
         the first carrying an error cancels the rest and is raised."""
-        from dask.distributed import as_completed
+        from dask.distributed import wait
         client = self.client
         shared = client.scatter(index, broadcast=True, hash=False)
         more = (lambda part: (extra[part.index],)) if extra is not None else (lambda part: ())
@@ -45,14 +61,24 @@ class OnDask:
                                  key=f"ngram-{work.__name__}-{shared.key}-{part.index}"
                                      f"{'-ranked' if extra is not None else ''}", retries=2)
                    for part in parts]
-        for future in as_completed(futures):
-            result = future.result()
-            if result.error is not None:
+        limit = self.stall_seconds + max((part_bytes(p) for p in parts), default=0) / SLOWEST_RATE
+        pending = list(futures)
+        while pending:
+            try:
+                done, not_done = wait(pending, timeout=limit, return_when="FIRST_COMPLETED")
+            except TimeoutError:
                 for other in futures:
                     other.cancel()
-                raise result.error
-            future.release()
-            yield result
+                raise Stalled(f"no partition finished in {limit:.0f} s") from None
+            for future in done:
+                result = future.result()
+                if result.error is not None:
+                    for other in futures:
+                        other.cancel()
+                    raise result.error
+                future.release()
+                yield result
+            pending = list(not_done)
 
 
 def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],

@@ -193,3 +193,45 @@ def test_a_frozen_worker_is_dropped_and_the_run_ends_within_two_minutes_more(cor
     code, out, err, seconds = run_and_hurt(corpus, signal.SIGSTOP, 0.8, 1)
     right_result_or_one_line(corpus, code, out, err)
     assert seconds < clean[3] + 120, (seconds, clean[3])
+
+
+def sleepy(part, fields, id_field, index, seconds=3.0):
+    """A partition's work that takes longer than the run's patience."""
+    from ngram_core.run.stream import PartitionResult
+    time.sleep(seconds)
+    return PartitionResult(part.index, part.file_index)
+
+
+def test_a_run_where_no_partition_finishes_is_called_stuck_not_waited_on(tmp_path):
+    """A worker frozen past what the scheduler notices (seen with the machine fully
+    loaded: no end in 400 s) must not hold the run forever: no partition finishing
+    within the stall time is an error, which the cluster's run tries again and then
+    says in one line."""
+    from dask.distributed import Client, LocalCluster
+    from ngram_core.run.stream import plan_partitions
+    b = tmp_path / "b.jsonl"
+    b.write_text("".join(json.dumps({"text": f"row {i}"}) + "\n" for i in range(10)))
+    parts = plan_partitions([str(b)])
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False) as cluster, \
+            Client(cluster) as client:
+        started = time.monotonic()
+        with pytest.raises(distributed.Stalled, match="no partition finished in 0 s"):
+            list(distributed.OnDask(client, stall_seconds=0.3).map(
+                sleepy, parts, {0: (["text"], "")}, None))
+        assert time.monotonic() - started < 2.5
+        done = list(distributed.OnDask(client, stall_seconds=10).map(
+            sleepy, parts, {0: (["text"], "")}, None))
+        assert [d.partition for d in done] == [0]
+
+
+def test_a_stuck_run_is_tried_again_then_told_in_one_line(monkeypatch):
+    def stuck(client, *args, **options):
+        raise distributed.Stalled("no partition finished in 124 s")
+
+    monkeypatch.setattr(distributed, "check_distributed", stuck)
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(A), str(B), "--engine", "dask", "--workers", "1"], out, err)
+    assert code == 2 and "Traceback" not in err.getvalue()
+    assert err.getvalue().strip().splitlines()[-1] == (
+        "ngram-overlap: Dask: the run failed 2 times; last: Stalled: no partition finished "
+        "in 124 s")
