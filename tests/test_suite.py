@@ -287,3 +287,25 @@ def test_every_training_row_holding_an_eval_row_is_removed_past_the_cap_too(tmp_
     suite = check_suite(eval_sets([ev]), [str(train)], Settings(n=13), blocksize=1 << 16)
     assert {r.row for r in suite.removals} == holding | {3}
     assert {r.row: [c.a_row for c in r.causes] for r in suite.removals}[3] == [1]
+
+
+def test_the_command_on_dask_writes_the_same_files(tmp_path):
+    evals = write_evals(tmp_path, 14, count=2)
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n"
+                             for i, t in enumerate(training_texts(evals, 15, rows=3000))))
+    written = {}
+    for engine in ("local", "dask"):
+        folder = tmp_path / engine
+        err = io.StringIO()
+        code = decontaminate_main(["--evals", *map(str, evals), "--train", str(train),
+                                   "--out", str(folder), "--n", "8", "--engine", engine,
+                                   "--workers", "2", "--blocksize", "64KiB"], io.StringIO(), err)
+        assert code == 0, err.getvalue()
+        written[engine] = {p.name: p.read_bytes() for p in folder.iterdir()}
+        report = json.loads(written[engine].pop("report.json"))
+        for entry in report["training"]:
+            assert entry.pop("cleaned") == str(folder / "train.jsonl")
+        written[engine]["report"] = report
+    assert written["dask"] == written["local"]
+    assert written["local"]["removed.jsonl"]
