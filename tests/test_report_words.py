@@ -131,3 +131,20 @@ def test_nothing_matched_or_scored_says_why_and_what_to_choose():
     assert view.column is None
     assert view.empty.startswith("None of the 6 matched rows of file A has a score in field "
                                  "doc.answerKey of lm-eval-samples.jsonl")
+
+
+def test_counts_of_a_thousand_or_more_have_separators():
+    """"1190 of 1190" read as one number; the sentence says "1,190 of 1,190" (#37)."""
+    from ngram_core import Row, Settings, run_check
+    from ngram_core.report.summary import headline
+    texts = [" ".join(f"w{i}x{k}" for k in range(14)) for i in range(1190)]
+    rows = [Row(i + 1, f"r{i}", t) for i, t in enumerate(texts)]
+    sentence = headline(run_check(rows, rows, Settings()).summary)
+    assert sentence.startswith("1,190 of 1,190 checkable rows share at least one")
+
+
+def test_a_relative_difference_that_rounds_to_nothing_has_no_sign():
+    from ngram_core.report.scores import IMPACT_HEADER, _percent
+    assert _percent(-0.00004) == "0.0%" and _percent(0.00004) == "0.0%"
+    assert _percent(-0.0123) == "-1.2%"
+    assert IMPACT_HEADER[-1] == "Relative difference, (clean − all) / all"

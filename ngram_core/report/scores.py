@@ -260,10 +260,19 @@ def _number(value: float | None, digits: int = 3) -> str:
 
 
 def _percent(value: float | None) -> str:
-    return "–" if value is None else f"{value * 100:+.1f}%"
+    """A relative difference for reading: signed, one decimal, and a change that
+    rounds to nothing is ``0.0%``, never ``-0.0%``::
+
+        >>> _percent(-0.00004), _percent(0.0123), _percent(None)
+        ('0.0%', '+1.2%', '–')
+    """
+    if value is None:
+        return "–"
+    text = f"{value * 100:+.1f}%"
+    return "0.0%" if text in ("+0.0%", "-0.0%") else text
 
 
-IMPACT_HEADER = ("Rows", "All", "Clean", "Dirty", "Relative difference")
+IMPACT_HEADER = ("Rows", "All", "Clean", "Dirty", "Relative difference, (clean − all) / all")
 
 
 def impact_table(impact: dict) -> list[tuple[str, ...]]:

@@ -239,7 +239,7 @@ def number(value) -> str:
 
 
 def _rows(count: int) -> str:
-    return f"{count} row" if count == 1 else f"{count} rows"
+    return f"{count:,} row" if count == 1 else f"{count:,} rows"
 
 
 def headline(s: Summary) -> str:
@@ -247,15 +247,15 @@ def headline(s: Summary) -> str:
     one = s.checkable == 1
     rows = "row" if one else "rows"
     if s.threshold:
-        first = (f"{s.flagged} of {s.checkable} checkable {rows} {'has' if one else 'have'} "
+        first = (f"{s.flagged:,} of {s.checkable:,} checkable {rows} {'has' if one else 'have'} "
                  f"at least {number(s.threshold)} percent of {'its' if one else 'their'} "
                  f"tokens in {s.n}-token sequences shared with the other file")
     else:
-        first = (f"{s.flagged} of {s.checkable} checkable {rows} {'shares' if one else 'share'} "
+        first = (f"{s.flagged:,} of {s.checkable:,} checkable {rows} {'shares' if one else 'share'} "
                  f"at least one {s.n}-token sequence with the other file")
     first += f", at n = {s.n} and a {number(s.threshold)} percent threshold."
     short = f"{_rows(s.short)} {'is' if s.short == 1 else 'are'} shorter than {s.n} tokens"
-    blank = f"{s.blank} {'is' if s.blank == 1 else 'are'} blank"
+    blank = f"{s.blank:,} {'is' if s.blank == 1 else 'are'} blank"
     sentence = f"{first} {short} and {blank}, so they sit outside every denominator."
     contained_short = s.contained - s.contained_checkable
     by_field = s.contained_fields - s.contained_checkable       # a checkable row: by a field
