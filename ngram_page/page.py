@@ -31,8 +31,9 @@ from .explorer import Explorer
 from .reporting import Reporting, Shown
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
-from .text import several_a
-from .urlstate import asked_choice, build_query, link_controls, parse_query
+from .text import linked_files_sentence, several_a
+from .urlstate import (asked_choice, build_query, files_fragment, link_controls, linked_files,
+                       parse_query)
 from .verdict import Verdict, copy_text, show_progress
 
 OTHER = {"a": "b", "b": "a"}
@@ -55,6 +56,7 @@ class Page:
         self.loads = 0
         query = parse_query(str(js.window.location.search))
         self.link = link_controls(query)
+        self.linked = linked_files(str(js.window.location.hash))   # the link's files' names
         for key, slot in self.slots.items():
             slot.asked = asked_choice(query, key)
 
@@ -62,6 +64,14 @@ class Page:
         """Set the controls from the engine's bounds, then from the page's own link."""
         controls.show_engine_bounds()
         controls.apply_link(self.link)
+
+    def ask_for_linked_files(self) -> None:
+        """Opened from a link that names its files, without them: no result (the worked
+        example's figure would read as the link's), the files asked for by name."""
+        for slot in self.slots.values():
+            slot.clear(needed=True)
+        self.verdict.ask(linked_files_sentence(self.linked))
+        mark("asked", "files")
 
     def stale(self, on: bool) -> None:
         self.verdict.stale(on)
@@ -247,8 +257,13 @@ class Page:
                              {key: slot.link_choice() for key, slot in self.slots.items()},
                              short_min=s.short_min, max_b_rows=s.max_b_rows,
                              keep_template=s.keep_template)
-        if search != str(js.window.location.search):  # the browser saves form state on
-            js.window.history.replaceState(None, "", search)  # each change: skip a no-op
+        example = all(slot.example for slot in self.slots.values())
+        fragment = "" if example else files_fragment(      # the files' names, never sent
+            {key: list(slot.names) for key, slot in self.slots.items()})
+        location = js.window.location
+        if search + fragment != str(location.search) + str(location.hash):  # the browser
+            js.window.history.replaceState(None, "", search + fragment)  # saves form state
+            # on each change: skip a no-op
 
     # --- drawing -------------------------------------------------------------------
 

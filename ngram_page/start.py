@@ -90,20 +90,25 @@ def wire(page):
 
 async def start(app_started: float, imported: float):
     """Wire the page, mark the engine ready, then check the worked example (or the files
-    picked meanwhile: then the example is not loaded at all). ``app_started`` and
+    picked meanwhile: then the example is not loaded at all; or, opened from a link
+    naming its files, ask for them). ``app_started`` and
     ``imported``: when app.py began and when its imports were done (page clock, ms),
     for the benchmark."""
     page = Page()
     page.open_link()
     page.verdict.watch()
     report_view.describe_definitions()
-    examples = {} if files_picked() else await example_files()
+    # a link naming its files asks for them: the worked example's figure is not its result
+    asking = bool(page.linked) and not files_picked()
+    examples = {} if files_picked() or asking else await example_files()
     wire(page)
     # From here a file picked is read by its listener; one picked before fired its
     # change event with nobody listening, so the check below reads it instead of the
     # example (asked after wire: a file picked while the example arrived counts too).
     if files_picked():
         examples = {}
+    if asking and not files_picked():
+        page.ask_for_linked_files()
     # Every request the page makes is done: from here on it makes none.
     set_text("engine-status", "Engine ready: Python is running in this tab.")
     mark("boot", f"app.py started {app_started / 1000:.2f} s, imports done "

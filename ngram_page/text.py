@@ -143,6 +143,18 @@ def needs_file(key: str) -> str:
             f"checked against the worked example.")
 
 
+def linked_files_sentence(linked: dict[str, list[str]]) -> str:
+    """What the verdict says when a link names the files it was made with and they
+    are not here: no figure, which files, and what to do::
+
+        >>> linked_files_sentence({"a": ["test.json"], "b": ["p1.jsonl", "p2.jsonl"]})
+        "This link was made with file A test.json and file B p1.jsonl, p2.jsonl. Pick the same files below to see its result: the link's settings are already in place."
+    """
+    parts = [f"file {key.upper()} {', '.join(names)}" for key, names in linked.items()]
+    return (f"This link was made with {' and '.join(parts)}. Pick the same files below to see "
+            f"its result: the link's settings are already in place.")
+
+
 def excerpt(text: str, ranges: list[tuple[int, int]]):
     """A window of at most PANE_CHARS characters of a long row, and the ranges in it.
 

@@ -4,7 +4,8 @@ A link carries the settings (``n``, ``threshold`` exactly as typed, ``mode``,
 ``layers``, ``short_min`` when not the default, ``max_b_rows`` when the
 frequency filter is on, ``keep_template=1`` when file A's template is matched
 too) and each slot's chosen fields (``a_field`` repeated,
-``a_id``; ``b_...``), never a file. Parsing and building follow the URL
+``a_id``; ``b_...``), never a file's content; the files' names go in the
+fragment (:func:`linked_files`), which no request carries. Parsing and building follow the URL
 standard's ``application/x-www-form-urlencoded`` rules, as ``URLSearchParams``
 does, so the link the page writes is the one the browser's own serializer would.
 
@@ -121,6 +122,35 @@ def build_query(n: int, threshold: str, mode: str, layers: tuple,
         if choice.id_chosen:
             params.append((f"{key}_id", choice.id_field or ""))
     return "?" + "&".join(f"{_encode(name)}={_encode(value)}" for name, value in params)
+
+
+#: The slots whose files a link names, in its fragment.
+FILE_SLOTS = ("a", "b")
+
+
+def linked_files(fragment: str) -> dict[str, list[str]]:
+    """The names of the files a link was made with, by slot, from its fragment (the
+    part after ``#``, which the browser never sends to any server): names only, never
+    what the files hold::
+
+        >>> linked_files("#a_file=test.json&b_file=part-1.jsonl&b_file=part-2.jsonl")
+        {'a': ['test.json'], 'b': ['part-1.jsonl', 'part-2.jsonl']}
+        >>> linked_files("")
+        {}
+    """
+    query = parse_query(fragment.removeprefix("#"))
+    return {key: [name for name in query[f"{key}_file"] if name]
+            for key in FILE_SLOTS if any(query.get(f"{key}_file", []))}
+
+
+def files_fragment(names: dict[str, list[str]]) -> str:
+    """The fragment naming each slot's files (see :func:`linked_files`), or ``""``::
+
+        >>> files_fragment({"a": ["my test.json"], "b": ["train.jsonl"]})
+        '#a_file=my+test.json&b_file=train.jsonl'
+    """
+    params = [(f"{key}_file", name) for key in FILE_SLOTS for name in names.get(key, [])]
+    return "#" + "&".join(f"{_encode(k)}={_encode(v)}" for k, v in params) if params else ""
 
 
 def _encode(text: str) -> str:

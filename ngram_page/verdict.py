@@ -72,6 +72,21 @@ class Verdict:
         self.drawn = True
         self._bar()
 
+    def ask(self, sentence: str) -> None:
+        """No result to show yet, and why (a link's files to pick): no figure, the
+        sentence in its place, nothing to copy."""
+        for element_id, base in (("flagged-figure", "figure"), ("bar-figure", "bar-figure")):
+            el(element_id).textContent = "\u2013"
+            el(element_id).className = base
+        set_text("headline", sentence)
+        for element_id in ("bar-sentence", "bar-read", "settings-line"):
+            set_text(element_id, "")
+        el("example-note").hidden = True
+        for button in ("copy-link", "copy-command"):
+            el(button).disabled = True
+        self.drawn = False
+        self._bar()
+
     def unchecked_text(self, result, sides) -> None:
         """Under the figure, when nothing was flagged: each file's text fields the check
         left out (``sides``: ``(role, chosen fields, other text fields)`` per file), and

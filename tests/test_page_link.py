@@ -1,0 +1,61 @@
+"""A link is a check to repeat (#37): it names the files it was made with (in its
+fragment, which no request carries), and opened without them the page shows no
+figure as a result: it asks for them by name, with the link's settings in place,
+and once they are picked the link's check is drawn. Real Chromium, both widths."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import pytest
+
+from browser import open_page, site  # noqa: F401 (fixture)
+from conftest import FIXTURES
+from test_page_support import load_pair
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_link_opened_without_its_files_asks_for_them_and_shows_no_figure(site, width):
+    base, browser = site
+    # a check made on the page: its link names the files and the settings
+    maker = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(maker, base, "?n=8&threshold=0&mode=loose")
+    load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.txt")
+    figure = page.inner_text("#flagged-figure")
+    link = urlparse(page.url)
+    assert link.fragment == "a_file=contaminated.jsonl&b_file=corpus.txt"
+    assert "n=8" in link.query and not watch.problems(page)
+    maker.close()
+    # a colleague opens it in a fresh browser: no figure, the files asked for by name
+    fresh = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(fresh, base, f"?{link.query}#{link.fragment}", example=False)
+    assert page.get_attribute("body", "data-asked") == "files"
+    assert page.inner_text("#flagged-figure") == "\u2013"
+    headline = page.inner_text("#headline")
+    assert "file A contaminated.jsonl and file B corpus.txt" in headline
+    assert "Pick the same files" in headline
+    assert not page.is_visible("#example-note")
+    assert page.input_value("#n") == "8"                       # the link's settings
+    assert page.inner_text("#a-name") == "\u2013" and page.is_disabled("#copy-link")
+    assert page.get_attribute("body", "data-runs") == "0"      # nothing was checked
+    # the same files picked: the link's check, the same figure
+    load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.txt")
+    assert page.inner_text("#flagged-figure") == figure
+    assert "at n = 8" in page.inner_text("#headline")
+    assert urlparse(page.url).fragment == link.fragment
+    # no request carried a file's name: the fragment never leaves the tab
+    for request in watch.requests:
+        assert "contaminated" not in request.url and "corpus.txt" not in request.url
+    assert not watch.problems(page)
+    fresh.close()
+
+
+def test_the_worked_example_names_no_files_in_its_link(site):
+    base, browser = site
+    context = browser.new_context()
+    page, watch = open_page(context, base)
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    assert urlparse(page.url).fragment == ""
+    assert page.get_attribute("body", "data-asked") is None
+    assert not watch.problems(page)
+    context.close()
