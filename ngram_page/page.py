@@ -39,6 +39,11 @@ from .verdict import Verdict, copy_text, show_progress
 OTHER = {"a": "b", "b": "a"}
 
 
+def refused(key: str, names: list[str]) -> str:
+    """Why the result is out of date when a slot's files were refused."""
+    return f"file {key.upper()}, {', '.join(names)}, was refused (its message is below)"
+
+
 class Page:
     """The page's state (two slots, the last valid result, the engine's cache) and its actions."""
 
@@ -73,8 +78,8 @@ class Page:
         self.verdict.ask(linked_files_sentence(self.linked))
         mark("asked", "files")
 
-    def stale(self, on: bool) -> None:
-        self.verdict.stale(on)
+    def stale(self, on: bool, why: str = "") -> None:
+        self.verdict.stale(on, why)
 
     def loaded(self) -> None:
         """A slot finished reading (or refusing) files: the tests wait on this."""
@@ -93,7 +98,7 @@ class Page:
             self.runner.cancel()         # a run in progress is about the old files
         loaded = await slot.load(self.runner, named, example)
         if not loaded:
-            self.stale(True)
+            self.stale(True, refused(key, [name for name, _ in named]))
             return False
         other = self.slots[OTHER[key]]
         if not example and (other.example or not other.files):
@@ -115,12 +120,12 @@ class Page:
         try:
             if key == "a" and len(files) > 1:
                 slot.show_error(several_a(len(files)))
-                self.stale(True)
+                self.stale(True, "file A takes one test set at a time")
                 return
             for file in files:
                 if int(file.size) > MAX_BYTES:   # nothing is read of any of them
                     slot.show_refused(str(file.name), int(file.size))
-                    self.stale(True)
+                    self.stale(True, f"file {key.upper()}, {file.name}, is over the 2 MB bound")
                     return
             named = [(str(file.name), await read_file(file)) for file in files]
         finally:
@@ -137,7 +142,7 @@ class Page:
         if not slot.files:
             return
         if not slot.read_field_lists(which):
-            self.stale(True)
+            self.stale(True, f"the fields chosen in file {key.upper()} cannot be read")
             return
         self.schedule()
 
@@ -164,7 +169,7 @@ class Page:
         if await self.slots[key].reread(self.runner):
             self.recompute()
         else:
-            self.stale(True)
+            self.stale(True, f"file {key.upper()} cannot be read that way")
         self.loaded()
 
     # --- the check -----------------------------------------------------------------
@@ -181,7 +186,8 @@ class Page:
     def recompute(self) -> None:
         read = controls.read_settings()
         if read is None or not self.checkable():
-            self.stale(True)
+            self.stale(True, "a setting is out of range (it says so below)" if read is None
+                       else "both files are needed")
             return
         mark("busy", "1")      # at once: a wait for this run's end cannot take an earlier one's
         self.runner.start(self.run(read)).add_done_callback(self.run_ended)
@@ -197,7 +203,7 @@ class Page:
 
     def cancel(self) -> None:
         if self.runner.cancel():
-            self.stale(True)
+            self.stale(True, "the check was cancelled")
 
     async def run(self, read) -> None:
         runner, settings = self.runner, read.settings
@@ -216,7 +222,7 @@ class Page:
                         await runner.turn(f"rows {key}")
                     except InputError as e:
                         slot.show_error(str(e))
-                        self.stale(True)
+                        self.stale(True, refused(key, list(slot.names)))
                         return
                 if not self.checkable():         # a slot changed meanwhile
                     return

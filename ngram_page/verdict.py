@@ -100,12 +100,14 @@ class Verdict:
         set_text("fields-notice", " ".join(notices))
         el("fields-notice").hidden = not notices
 
-    def stale(self, on: bool) -> None:
-        """Mark the result shown as out of date (the inputs changed, a file was refused,
-        a run was cancelled): on the figure itself, in the block and the bar."""
+    def stale(self, on: bool, why: str = "") -> None:
+        """Mark the result shown as out of date, saying ``why`` (a file refused, a value
+        out of range, a run cancelled): on the figure itself, in the block and the bar."""
         on = on and self.drawn
         el("stale").hidden = not on
         el("bar-stale").hidden = not on
+        if on:
+            set_text("stale", stale_sentence(why))
         mark("stale", "1" if on else "0")
 
     def working(self, on: bool) -> None:
@@ -117,6 +119,16 @@ class Verdict:
     def command(self, line: str) -> None:
         """The command line that gives the shown result from the same files."""
         set_text("command-line", line)
+
+
+def stale_sentence(why: str) -> str:
+    """What the out-of-date mark says::
+
+        >>> stale_sentence("file B, huge.jsonl, is over the 2 MB bound")
+        'Out of date: file B, huge.jsonl, is over the 2 MB bound. Showing your last valid result; update the inputs below to recompute.'
+    """
+    head = f"Out of date: {why}. " if why else ""
+    return f"{head}Showing your last valid result; update the inputs below to recompute."
 
 
 def show_progress(progress) -> None:

@@ -148,8 +148,9 @@ def test_over_the_bound_is_refused_and_the_last_result_kept(page):
     assert "2,000,000 bytes" in message and "1 byte over" in message
     assert "2.00 MB" not in message              # not "2.00 MB ... at most 2 MB"
     assert page.is_visible("#stale")
-    assert page.inner_text("#stale") == ("Showing your last valid result. Update the inputs "
-                                         "below to recompute.")
+    assert page.inner_text("#stale") == (
+        "Out of date: file B, huge.jsonl, is over the 2 MB bound. Showing your last valid "
+        "result; update the inputs below to recompute.")
     assert page.inner_text("#flagged-figure") == "66.7%"
     assert page.inner_text("#b-name") == "training-corpus.json"
 
