@@ -87,6 +87,24 @@ class Explorer:
         self.relist()
         self.on_select(0 if self.rows else None, False)   # the panes follow the list
 
+    def apply_link(self, show: str | None, sort: str | None, search: str) -> None:
+        """The view a link names, for the next result shown (a kind of row the page does
+        not offer, or a column it does not sort by, is left as it opens)."""
+        column, descending = sort_choice(sort) if sort else ("worst", None)
+        if column not in SORTS:
+            column, descending = "worst", None
+        el("rows-search").value = search
+        self.view = RowView(show if show in SHOWS else "checkable", search, column, descending)
+
+    def link_view(self) -> tuple[str | None, str | None, str]:
+        """The view shown, as a link names it: ``(show, sort, search)``, None where it
+        is as the page opens."""
+        view = self.view
+        descending = self._descending()
+        sort = None if view.sort == "worst" and descending == SORTS["worst"][1] else \
+            f"{view.sort}:{'desc' if descending else 'asc'}"
+        return (None if view.show == "checkable" else view.show), sort, view.search
+
     def header_clicked(self, event) -> None:
         """A click on a column's heading sorts by it (again: the other way)."""
         cell = event.target.closest("th[data-sort]")

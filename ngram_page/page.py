@@ -32,8 +32,8 @@ from .reporting import Reporting, Shown
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
 from .text import linked_files_sentence, several_a
-from .urlstate import (asked_choice, build_query, files_fragment, link_controls, linked_files,
-                       parse_query)
+from .urlstate import (ViewLink, asked_choice, build_query, files_fragment, link_controls,
+                       linked_files, linked_view, parse_query)
 from .verdict import Verdict, copy_text, show_progress
 
 OTHER = {"a": "b", "b": "a"}
@@ -62,6 +62,8 @@ class Page:
         query = parse_query(str(js.window.location.search))
         self.link = link_controls(query)
         self.linked = linked_files(str(js.window.location.hash))   # the link's files' names
+        # the explorer's view the link names, for the first result of the person's files
+        self.pending_view = linked_view(str(js.window.location.hash)) if self.linked else None
         for key, slot in self.slots.items():
             slot.asked = asked_choice(query, key)
 
@@ -263,9 +265,21 @@ class Page:
                              {key: slot.link_choice() for key, slot in self.slots.items()},
                              short_min=s.short_min, max_b_rows=s.max_b_rows,
                              keep_template=s.keep_template)
-        example = all(slot.example for slot in self.slots.values())
-        fragment = "" if example else files_fragment(      # the files' names, never sent
-            {key: list(slot.names) for key, slot in self.slots.items()})
+        self.replace_link(search, self.fragment())
+
+    def fragment(self) -> str:
+        """The link's fragment: the files' names and the explorer's view (the worked
+        example's link names neither)."""
+        if all(slot.example for slot in self.slots.values()):
+            return ""
+        show, sort, search = self.explorer.link_view()
+        selected = self.selected
+        row = self.explorer.rows[selected] + 1 if selected and selected < len(
+            self.explorer.rows) else None           # the first row is the one shown anyway
+        return files_fragment({key: list(slot.names) for key, slot in self.slots.items()},
+                              ViewLink(show, sort, search, row))
+
+    def replace_link(self, search: str, fragment: str) -> None:
         location = js.window.location
         if search + fragment != str(location.search) + str(location.hash):  # the browser
             js.window.history.replaceState(None, "", search + fragment)  # saves form state
@@ -283,11 +297,21 @@ class Page:
         await runner.turn("figures")
         counts.show(result)
         await runner.breathe("summary")
+        view = self.pending_view if not self.shown.example else None
+        if view is not None:                     # a link's view, once its files are here
+            self.pending_view = None
+            self.explorer.apply_link(view.show, view.sort, view.search)
         self.explorer.show(result)
         for button in ("download-csv", "download-rows-csv"):
             el(button).disabled = False
         await runner.breathe("explorer")
-        await self.select(0 if self.explorer.rows else None)
+        rows = self.explorer.rows
+        position = 0 if rows else None
+        if view is not None and view.row is not None and view.row - 1 in rows:
+            position = rows.index(view.row - 1)
+            self.explorer.move_to(position, focus=False)
+        await self.select(position)
+        self.replace_link(str(js.window.location.search), self.fragment())   # this view
         await runner.breathe("panes")
         self.runs += 1
         if self.runs == 1:                       # for the benchmark: the first result drawn
@@ -296,8 +320,11 @@ class Page:
         mark("wasmBytes", str(wasm_bytes()))
 
     def row_focused(self, position: int, by_person: bool) -> None:
-        """The explorer's focus moved to a row: show it (and open the panes when asked)."""
+        """The explorer's focus moved to a row: show it (and open the panes when asked),
+        and keep the view and the row in the link."""
         if self.result is not None:
+            self.selected = position
+            self.replace_link(str(js.window.location.search), self.fragment())
             spawn(self.select(position, by_person))
 
     async def select(self, position, by_person: bool = False) -> None:

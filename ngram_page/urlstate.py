@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from ngram_core.method.settings import SHORT_MIN_DEFAULT
@@ -128,6 +129,16 @@ def build_query(n: int, threshold: str, mode: str, layers: tuple,
 FILE_SLOTS = ("a", "b")
 
 
+class ViewLink(NamedTuple):
+    """The explorer's view a link names: the kind of row shown, the sort (``column:desc``
+    or ``column:asc``), the search, and the open row (A's row, 1-based); None and
+    ``""``: as the page opens."""
+    show: str | None = None
+    sort: str | None = None
+    search: str = ""
+    row: int | None = None
+
+
 def linked_files(fragment: str) -> dict[str, list[str]]:
     """The names of the files a link was made with, by slot, from its fragment (the
     part after ``#``, which the browser never sends to any server): names only, never
@@ -143,13 +154,35 @@ def linked_files(fragment: str) -> dict[str, list[str]]:
             for key in FILE_SLOTS if any(query.get(f"{key}_file", []))}
 
 
-def files_fragment(names: dict[str, list[str]]) -> str:
-    """The fragment naming each slot's files (see :func:`linked_files`), or ``""``::
+def linked_view(fragment: str) -> ViewLink:
+    """The explorer's view a link's fragment names (a search may hold the files' words,
+    so it stays in the fragment too)::
+
+        >>> linked_view("#a_file=t.json&show=flagged&sort=tokens%3Aasc&search=fox&row=3")
+        ViewLink(show='flagged', sort='tokens:asc', search='fox', row=3)
+        >>> linked_view("#row=x").row is None
+        True
+    """
+    query = parse_query(fragment.removeprefix("#"))
+    row = _first(query, "row")
+    return ViewLink(_first(query, "show"), _first(query, "sort"), _first(query, "search") or "",
+                    int(row) if row and row.isdigit() and int(row) > 0 else None)
+
+
+def files_fragment(names: dict[str, list[str]], view: ViewLink = ViewLink()) -> str:
+    """The fragment naming each slot's files and the explorer's view (see
+    :func:`linked_files`, :func:`linked_view`), or ``""``::
 
         >>> files_fragment({"a": ["my test.json"], "b": ["train.jsonl"]})
         '#a_file=my+test.json&b_file=train.jsonl'
+        >>> files_fragment({"a": ["t.json"]}, ViewLink("flagged", "tokens:asc", "", 3))
+        '#a_file=t.json&show=flagged&sort=tokens%3Aasc&row=3'
     """
     params = [(f"{key}_file", name) for key in FILE_SLOTS for name in names.get(key, [])]
+    for name, value in (("show", view.show), ("sort", view.sort), ("search", view.search),
+                        ("row", None if view.row is None else str(view.row))):
+        if value:
+            params.append((name, value))
     return "#" + "&".join(f"{_encode(k)}={_encode(v)}" for k, v in params) if params else ""
 
 

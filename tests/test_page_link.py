@@ -11,7 +11,7 @@ import pytest
 
 from browser import open_page, site  # noqa: F401 (fixture)
 from conftest import FIXTURES
-from test_page_support import load_pair
+from test_page_support import load_pair, table_rows
 
 
 @pytest.mark.parametrize("width", [1280, 375])
@@ -22,8 +22,15 @@ def test_a_link_opened_without_its_files_asks_for_them_and_shows_no_figure(site,
     page, watch = open_page(maker, base, "?n=8&threshold=0&mode=loose")
     load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.txt")
     figure = page.inner_text("#flagged-figure")
+    assert urlparse(page.url).fragment == "a_file=contaminated.jsonl&b_file=corpus.txt"
+    # the view: sorted by tokens, ascending, the second row open
+    page.select_option("#rows-sort", "tokens:asc")
+    page.wait_for_selector('body[data-selected="0"]', state="attached")
+    page.click("#rows-table tbody tr:nth-child(2) td:nth-child(2)")
+    page.wait_for_selector('body[data-selected="1"]', state="attached")
+    listed = table_rows(page)
     link = urlparse(page.url)
-    assert link.fragment == "a_file=contaminated.jsonl&b_file=corpus.txt"
+    assert link.fragment.startswith("a_file=contaminated.jsonl&b_file=corpus.txt&sort=tokens%3Aasc&row=")
     assert "n=8" in link.query and not watch.problems(page)
     maker.close()
     # a colleague opens it in a fresh browser: no figure, the files asked for by name
@@ -42,6 +49,9 @@ def test_a_link_opened_without_its_files_asks_for_them_and_shows_no_figure(site,
     load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.txt")
     assert page.inner_text("#flagged-figure") == figure
     assert "at n = 8" in page.inner_text("#headline")
+    # and the same view: the sort, the rows in that order, the same row open
+    page.wait_for_selector('body[data-selected="1"]', state="attached")
+    assert page.input_value("#rows-sort") == "tokens:asc" and table_rows(page) == listed
     assert urlparse(page.url).fragment == link.fragment
     # no request carried a file's name: the fragment never leaves the tab
     for request in watch.requests:
