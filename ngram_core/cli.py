@@ -31,8 +31,7 @@ from .read.files import (FileRead, check_unchanged, describe_read, expand_paths,
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
 from .write.outputs import Output, plan_outputs, write_outputs
-from .terminal import (INTERRUPTED, ProgressBar, Stopped, VisibleText, stop_signals_raise,
-                       tolerant, write_result)
+from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 from .table import ReadOptions
 from .report.summary import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
                      settings_line)
@@ -269,15 +268,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     raw_err = stderr or tolerant(sys.stderr)
     err = VisibleText(raw_err)
     args = build_parser().parse_args(words)
-    try:
-        with stop_signals_raise():
-            return _check_and_report(args, stdout, err, ProgressBar(raw_err))
-    except KeyboardInterrupt:
-        err.write("ngram-overlap: interrupted\n")
-        return INTERRUPTED
-    except Stopped as e:
-        err.write(f"ngram-overlap: stopped by {e.name}\n")
-        return e.status
+    return until_stopped(lambda: _check_and_report(args, stdout, err, ProgressBar(raw_err)), err)
 
 
 def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: VisibleText,

@@ -26,11 +26,13 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import TextIO
+from collections.abc import Callable, Iterator
+from typing import TextIO, TypeVar
 
 from .run.check import Progress
 from .errors import visible
+
+T = TypeVar("T")
 
 #: The signals a run ends on with its temporaries removed.
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")
@@ -90,6 +92,21 @@ def stop_signals_raise() -> Iterator[None]:
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+
+
+def until_stopped(work: Callable[[], T], err: VisibleText) -> T | int:
+    """``work()`` with SIGTERM and SIGHUP raising :class:`Stopped`; a run the outside
+    stops ends in one line and its status: ``interrupted`` and 130 for Ctrl-C, 128 + N
+    for signal N. Every ``finally`` inside ``work`` has run by then."""
+    try:
+        with stop_signals_raise():
+            return work()
+    except KeyboardInterrupt:
+        err.write("ngram-overlap: interrupted\n")
+        return INTERRUPTED
+    except Stopped as e:
+        err.write(f"ngram-overlap: stopped by {e.name}\n")
+        return e.status
 
 
 # --- progress, and the result on standard output ---------------------------------

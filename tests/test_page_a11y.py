@@ -27,6 +27,19 @@ def in_window(page, selector: str) -> bool:
         return e.contains(hit) || hit === e; }""")
 
 
+def assert_no_axe_violation(page) -> None:
+    """axe-core's WCAG 2.1 AA rules find nothing on the page at either width."""
+    page.add_script_tag(path=str(AXE))
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        found = page.evaluate("""async () => {
+            const r = await axe.run(document, {runOnly: {type: "tag",
+                values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}});
+            return r.violations.map(v => v.id + ": " + v.nodes.map(n => n.target).join(" "));
+        }""")
+        assert found == [], (width, found)
+
+
 @pytest.mark.parametrize("width,height", SIZES)
 def test_after_picking_files_the_verdict_is_in_view(page, width, height):
     page.set_viewport_size({"width": width, "height": height})
@@ -83,15 +96,7 @@ def test_axe_finds_no_wcag_aa_violation_at_either_width_with_every_section_open(
                            " || Number(document.body.dataset.reported) >= 1")
     page.check("#show-definitions")
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-    page.add_script_tag(path=str(AXE))
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        found = page.evaluate("""async () => {
-            const r = await axe.run(document, {runOnly: {type: "tag",
-                values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}});
-            return r.violations.map(v => v.id + ": " + v.nodes.map(n => n.target).join(" "));
-        }""")
-        assert found == [], (width, found)
+    assert_no_axe_violation(page)
 
 
 def test_a_stale_result_keeps_its_contrast(page):
@@ -103,15 +108,7 @@ def test_a_stale_result_keeps_its_contrast(page):
         "Out of date: file B, huge.jsonl, is over the 2 MB bound. Showing your last valid "
         "result; update the inputs below to recompute.")
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-    page.add_script_tag(path=str(AXE))
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        found = page.evaluate("""async () => {
-            const r = await axe.run(document, {runOnly: {type: "tag",
-                values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}});
-            return r.violations.map(v => v.id + ": " + v.nodes.map(n => n.target).join(" "));
-        }""")
-        assert found == [], (width, found)
+    assert_no_axe_violation(page)
 
 
 def test_fewer_than_40_tab_stops_reach_every_control_whatever_the_rows(page):

@@ -34,6 +34,7 @@ reading has them); each piece's items are numbered in the whole array::
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 import sys
@@ -71,7 +72,6 @@ def _head_text(path: str) -> tuple[str, str] | None:
     data = read_file_bytes(path, HEAD_BYTES)
     encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
     try:
-        import codecs
         return codecs.getincrementaldecoder(encoding)().decode(data, final=False), encoding
     except UnicodeDecodeError:
         return None
