@@ -31,11 +31,8 @@ from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, che
                     read_options, settings_of)
 from .write.outputs import Content, plan_outputs, write_outputs
 from .report.summary import percent
-from .run.stream import DEFAULT_BLOCKSIZE, plan_partitions
-from .table import ReadOptions
 from .run.suite import EvalSet, SuiteResult, check_suite
-from .terminal import (INTERRUPTED, ProgressBar, Stopped, VisibleText, stop_signals_raise,
-                       tolerant, write_result)
+from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 
 REPORT = "report.json"
 REMOVED = "removed.jsonl"
@@ -72,21 +69,19 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     err = VisibleText(raw_err)
     args = build_parser().parse_args(argv)
     bar = ProgressBar(raw_err)
-    try:
-        with stop_signals_raise():
-            try:
-                report = _run(args, err, bar)
-            except InputError as e:
-                err.write(f"ngram-overlap: {e}\n")
-                return 2
-            finally:
-                bar.clear()
-    except KeyboardInterrupt:
-        err.write("ngram-overlap: interrupted\n")
-        return INTERRUPTED
-    except Stopped as e:
-        err.write(f"ngram-overlap: stopped by {e.name}\n")
-        return e.status
+
+    def run() -> dict | int:
+        try:
+            return _run(args, err, bar)
+        except InputError as e:
+            err.write(f"ngram-overlap: {e}\n")
+            return 2
+        finally:
+            bar.clear()
+
+    report = until_stopped(run, err)
+    if isinstance(report, int):
+        return report
     if not args.json:
         return 0
     out = stdout or (tolerant(sys.stdout) if sys.stdout is not None else None)
@@ -132,25 +127,21 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
     for read in suite.results[0].b_reads:
         err.write(describe_read("Training", read) + "\n")
     report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]])
-    write_outputs(planned, suite_files(suite, report, names, b_options, blocksize))
+    write_outputs(planned, suite_files(suite, report, names))
     err.write(render_tables(report))
     return report
 
 
-def suite_files(suite: SuiteResult, report: dict, names: Sequence[str],
-                b_options: ReadOptions, blocksize: int = DEFAULT_BLOCKSIZE
-                ) -> dict[str, Content]:
+def suite_files(suite: SuiteResult, report: dict, names: Sequence[str]) -> dict[str, Content]:
     """What a suite writes, by the names :func:`output_names` gave: the report, the
-    removed rows, each training file's cleaned copy (streamed when written) and each
-    eval's rows CSV where a name is given for it."""
+    removed rows, each training file's cleaned copy (streamed when written, read as its
+    check read it) and each eval's rows CSV where a name is given for it."""
     files: dict[str, Content] = {REPORT: (json.dumps(report, ensure_ascii=False, indent=1)
                                           + "\n").encode("utf-8"),
                                  REMOVED: removed_lines(suite)}
-    parts = plan_partitions(suite.b_paths, b_options, blocksize)
-    formats = {part.file_index: part.options for part in parts}
-    for i, path in enumerate(suite.b_paths):
+    for i, (path, plan) in enumerate(zip(suite.b_paths, suite.b_plans)):
         removed = [r.row for r in suite.removals if r.file_index == i]
-        files[names[2 + i]] = cleaned_writer(path, formats[i], removed)
+        files[names[2 + i]] = cleaned_writer(path, plan.options, removed, plan.layout)
     for e, name in enumerate(names[2 + len(suite.b_paths):]):
         files[name] = suite.results[e].rows_csv().encode("utf-8")
     return files

@@ -209,7 +209,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
             os.makedirs(folder, exist_ok=True)
             planned = plan_outputs([(name, os.path.join(folder, name)) for name in names],
                                    inputs=b_paths)
-            written = suite_files(suite, report, names, ReadOptions(role="b"))
+            written = suite_files(suite, report, names)
             removed = written["removed.jsonl"]
             assert isinstance(removed, bytes)
             written["removed.jsonl"] = "".join(   # data given as rows: named, not by a path

@@ -173,6 +173,8 @@ class SuiteResult:
     b_paths: list[str]
     #: per B file, its rows (as read: the cleaned file keeps the others)
     b_rows: list[int]
+    #: per B file, how it was read: its first partition's options and CSV layout
+    b_plans: list[Partition]
 
 
 def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Settings, *,
@@ -253,8 +255,11 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
         checked.b_reads, checked.b_counts = _b_files({f: reads[f, e] for f in groups},
                                                      walked[e].values(), settings.n)
         out.append(checked)
-    return SuiteResult(out, _removals(parts, walked[0] if walked else {}, marked),
-                       [ev.name for ev in evals], list(b_paths), _rows_per_file(parts, walked[0] if walked else {}))
+    first_walk = walked[0] if walked else {}
+    plans = {part.file_index: part for part in reversed(parts)}     # each file's first
+    return SuiteResult(out, _removals(parts, first_walk, marked), [ev.name for ev in evals],
+                       list(b_paths), _rows_per_file(parts, first_walk),
+                       [plans[f] for f in sorted(plans)])
 
 
 def _read_groups(parts: Sequence[Partition], evals: Sequence[EvalSet],

@@ -34,15 +34,18 @@ from typing import Any, BinaryIO
 from ..errors import InputError
 from ..read.files import is_columnar, is_parquet, read_file_bytes, read_path_table, text_lines
 from ..read.readers import is_utf16
-from ..read.record_stream import NotStreamable, delimited_layout, delimited_tables, json_array_raw
+from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout,
+                                  delimited_tables, json_array_raw)
 from ..table import ReadOptions
 
 Writer = Callable[[BinaryIO], None]
 
 
-def cleaned_writer(path: str, options: ReadOptions, removed: Sequence[int]) -> Writer:
+def cleaned_writer(path: str, options: ReadOptions, removed: Sequence[int],
+                   layout: DelimitedLayout | None = None) -> Writer:
     """A function writing ``path`` without the rows numbered in ``removed`` (1-based,
-    ascending), read as ``options`` (its format set) reads it."""
+    ascending), read as ``options`` (its format set) reads it; ``layout``: a CSV's, as
+    its check decided it (else decided again here)."""
     if is_columnar(path):
         return lambda out: _columnar(path, set(removed), out)
     if is_utf16(read_file_bytes(path, 4)):
@@ -54,7 +57,7 @@ def cleaned_writer(path: str, options: ReadOptions, removed: Sequence[int]) -> W
     if starts_row is not None:          # each line says whether it starts a row: one pass
         return lambda out: _compressed(path, out,
                                        lambda f: _by_line(path, starts_row, removed, f))
-    starts = _row_starts(path, options)
+    starts = _row_starts(path, options, layout)
     return lambda out: _compressed(path, out, lambda f: _lines(path, starts(), removed, f))
 
 
@@ -84,10 +87,11 @@ def _by_line(path: str, starts_row: Callable[[str], bool], removed: Sequence[int
         raise InputError(path, f"has no row {min(left)}: it changed since it was checked")
 
 
-def _row_starts(path: str, options: ReadOptions) -> Callable[[], Iterator[int]]:
+def _row_starts(path: str, options: ReadOptions, layout: DelimitedLayout | None
+                ) -> Callable[[], Iterator[int]]:
     """Each row's first line (1-based) in file order, as the reading finds it."""
     if options.format in ("csv", "tsv"):
-        layout = delimited_layout(path, options)
+        layout = layout or delimited_layout(path, options)
         if layout is not None:
             return lambda: (line for table in delimited_tables(path, layout, 1 << 20)
                             for line in table.lines)
