@@ -29,7 +29,7 @@ from .errors import InputError, shown
 from .read.files import check_unchanged, describe_read, expand_paths, file_stamps, load_rows_by_file
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
-from .write.outputs import Content, plan_outputs, write_outputs
+from .write.outputs import Content, Output, plan_outputs, write_outputs
 from .report.summary import percent
 from .run.suite import EvalSet, SuiteResult, check_suite
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
@@ -98,12 +98,8 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
     eval_paths, train_paths = expand_paths(args.evals), expand_paths(args.train)
     if len(set(map(os.path.realpath, eval_paths))) < len(eval_paths):
         raise InputError("--evals", "names one file twice")
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise InputError(args.out, "is not a folder: --out names the folder written into")
     names = output_names(eval_paths, train_paths, args.rows_csv)
-    os.makedirs(args.out, exist_ok=True)
-    planned = plan_outputs([(name, os.path.join(args.out, name)) for name in names],
-                           inputs=[*eval_paths, *train_paths])
+    planned = plan_suite_outputs(args.out, names, [*eval_paths, *train_paths])
     stamps = file_stamps([*eval_paths, *train_paths])
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
     evals = []
@@ -150,19 +146,53 @@ def suite_files(suite: SuiteResult, report: dict, names: Sequence[str]) -> dict[
 def output_names(eval_paths: Sequence[str], train_paths: Sequence[str],
                  rows_csv: bool = False) -> list[str]:
     """The files written in the folder: the report, the removed rows, each training
-    file's cleaned copy (its own name) and, with ``rows_csv``, each eval's rows CSV.
-    Two of one name are refused."""
-    names = [REPORT, REMOVED, *(os.path.basename(p) for p in train_paths)]
+    file's cleaned copy and, with ``rows_csv``, each eval's rows CSV. A file is named
+    by its path below the folder its side's files all share (see
+    :func:`below_shared_folder`): one folder's files by their own names, files from
+    several folders in those folders. Two of one name are refused.
+
+    >>> output_names(["mmlu/test.jsonl", "gsm8k/test.jsonl"],
+    ...              ["/data/a/part-0.jsonl", "/data/b/part-0.jsonl"], rows_csv=True)
+    ['report.json', 'removed.jsonl', 'a/part-0.jsonl', 'b/part-0.jsonl', \
+'mmlu/test.jsonl.rows.csv', 'gsm8k/test.jsonl.rows.csv']
+    """
+    names = [REPORT, REMOVED, *below_shared_folder(train_paths)]
     if rows_csv:
-        names += [os.path.basename(p) + ".rows.csv" for p in eval_paths]
+        names += [name + ".rows.csv" for name in below_shared_folder(eval_paths)]
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if name in seen:
-            raise InputError(name, "would be written twice in the folder (two training "
-                                   "files of one name, or a training file named like the "
-                                   "report): rename one")
+            raise InputError(name, "would be written twice in the folder (a training file "
+                                   "named like the report or the removed rows): rename it")
         seen[name] = i
     return names
+
+
+def below_shared_folder(paths: Sequence[str]) -> list[str]:
+    """Each path below the deepest folder holding them all, ``/``-separated: a file's
+    own name when they are in one folder.
+
+    >>> below_shared_folder(["shards/x.jsonl.gz", "shards/y.jsonl.gz"])
+    ['x.jsonl.gz', 'y.jsonl.gz']
+    >>> below_shared_folder(["web/en/0.jsonl", "web/de/0.jsonl", "code/0.jsonl"])
+    ['web/en/0.jsonl', 'web/de/0.jsonl', 'code/0.jsonl']
+    """
+    if not paths:
+        return []
+    full = [os.path.abspath(p) for p in paths]
+    shared = os.path.commonpath([os.path.dirname(p) for p in full])
+    return [os.path.relpath(p, shared).replace(os.sep, "/") for p in full]
+
+
+def plan_suite_outputs(out: str, names: Sequence[str], inputs: Sequence[str]) -> list[Output]:
+    """The suite's outputs in ``out`` checked before any work (see
+    :func:`~ngram_core.write.outputs.plan_outputs`), the folders they go in made."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InputError(out, "is not a folder: --out names the folder written into")
+    paths = [os.path.join(out, *name.split("/")) for name in names]
+    for path in paths:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    return plan_outputs(list(zip(names, paths)), inputs=inputs)
 
 
 def removed_lines(suite: SuiteResult) -> bytes:

@@ -185,8 +185,9 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     """Check every eval against the training data, read once, as ``ngram-overlap
     decontaminate`` does; with ``out``, write the cleaned training files,
     ``removed.jsonl`` and ``report.json`` there (training data given as paths)."""
-    from ngram_core.decontaminate import output_names, suite_files, suite_report
-    from ngram_core.write.outputs import plan_outputs, write_outputs
+    from ngram_core.decontaminate import (output_names, plan_suite_outputs, suite_files,
+                                          suite_report)
+    from ngram_core.write.outputs import write_outputs
     from ngram_core.run.suite import EvalSet, check_suite
 
     chosen = _settings(settings)
@@ -206,9 +207,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
         report = files.named(suite_report(suite, [os.path.join(folder, name) if folder else ""
                                                   for name in names[2:]]))
         if out is not None:       # as the command writes them: all of them or none
-            os.makedirs(folder, exist_ok=True)
-            planned = plan_outputs([(name, os.path.join(folder, name)) for name in names],
-                                   inputs=b_paths)
+            planned = plan_suite_outputs(folder, names, b_paths)
             written = suite_files(suite, report, names)
             removed = written["removed.jsonl"]
             assert isinstance(removed, bytes)

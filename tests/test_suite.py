@@ -235,15 +235,41 @@ def test_outputs_that_would_harm_an_input_or_each_other_are_refused_before_any_w
     assert decontaminate_main(["--evals", str(evals[0]), "--train", str(train),
                                "--out", str(shards)], io.StringIO(), err) == 2
     assert "is an input of this run" in err.getvalue() and train.read_bytes() == before
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "train.jsonl").write_bytes(before)
+    named_like_report = tmp_path / "report.json"
+    named_like_report.write_text(json.dumps([{"text": "a training row"}]))
     err = io.StringIO()
     assert decontaminate_main(["--evals", str(evals[0]), "--train", str(train),
-                               str(other / "train.jsonl"), "--out", str(tmp_path / "o")],
+                               str(named_like_report), "--out", str(tmp_path / "o")],
                               io.StringIO(), err) == 2
     assert "would be written twice" in err.getvalue()
     assert not (tmp_path / "o" / "report.json").exists()
+
+
+def test_training_files_of_one_name_keep_their_folders_under_the_output(tmp_path):
+    evals = write_evals(tmp_path, 9, count=1)
+    texts = training_texts(evals, 10, 60)
+    paths = []
+    for k, folder in enumerate(["web/en", "web/de", "code"]):
+        (tmp_path / folder).mkdir(parents=True)
+        path = tmp_path / folder / "part-0.jsonl"
+        path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts[k * 20:][:20]))
+        paths.append(path)
+    out = tmp_path / "out"
+    err = io.StringIO()
+    assert decontaminate_main(["--evals", str(evals[0]), "--train", *map(str, paths),
+                               "--out", str(out), "--n", "8"], io.StringIO(), err) == 0, \
+        err.getvalue()
+    report = json.loads((out / "report.json").read_text())
+    assert [t["cleaned"] for t in report["training"]] == [
+        str(out / "web/en/part-0.jsonl"), str(out / "web/de/part-0.jsonl"),
+        str(out / "code/part-0.jsonl")]
+    removed = [json.loads(line) for line in (out / "removed.jsonl").read_text().splitlines()]
+    for path, written in zip(paths, ["web/en", "web/de", "code"]):
+        gone = {r["row"] for r in removed if r["file"] == str(path)}
+        kept = [line for i, line in enumerate(path.read_text().splitlines(True), 1)
+                if i not in gone]
+        assert (out / written / "part-0.jsonl").read_text() == "".join(kept)
+    assert removed, "the fixture holds leaks in these files"
 
 
 def test_a_suite_on_dask_gives_the_same_results_and_removals(tmp_path):
