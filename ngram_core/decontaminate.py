@@ -31,7 +31,7 @@ from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, che
                     read_options, settings_of)
 from .write.outputs import Content, Output, plan_outputs, write_outputs
 from .report.summary import percent
-from .run.suite import EvalSet, SuiteResult, check_suite
+from .run.suite import EvalSet, SuiteResult, check_suite, found_in_files
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 
 REPORT = "report.json"
@@ -223,20 +223,13 @@ def suite_report(suite: SuiteResult, written: Sequence[str]) -> dict:
     evals = [{"file": shown(name), **result.summary.as_dict()}
              for name, result in zip(suite.eval_names, suite.results)]
     removed = [0] * len(suite.b_paths)
-    found: dict[tuple[int, int], tuple[set[int], set[int]]] = {}
     for removal in suite.removals:
         removed[removal.file_index] += 1
-        for cause in removal.causes:
-            eval_rows, train_rows = found.setdefault((cause.eval, removal.file_index),
-                                                     (set(), set()))
-            eval_rows.add(cause.a_row)
-            train_rows.add(removal.row)
     training = [{"file": shown(path), "rows": rows, "removed": gone, "cleaned": shown(out)}
                 for path, rows, gone, out in zip(suite.b_paths, suite.b_rows, removed, written)]
-    by_file = [{"eval": shown(suite.eval_names[e]), "training": shown(suite.b_paths[f]),
-                "eval_rows": len(found.get((e, f), (set(), set()))[0]),
-                "training_rows": len(found.get((e, f), (set(), set()))[1])}
-               for e in range(len(suite.results)) for f in range(len(suite.b_paths))]
+    by_file = [{"eval": shown(suite.eval_names[f.eval]), "training": shown(suite.b_paths[f.file_index]),
+                "eval_rows": f.eval_rows, "training_rows": f.training_rows}
+               for f in found_in_files(suite)]
     return {"evals": evals, "training": training, "found": by_file}
 
 

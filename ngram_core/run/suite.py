@@ -36,6 +36,7 @@ from ..method.tokenize import TokenizedRows
 from ..method.settings import Settings
 from ..table import ReadOptions, Row
 from ..method.template import NO_TEMPLATE, Template, find_template
+from ..steps import StepGenerator, run_steps
 
 
 class EvalSet(NamedTuple):
@@ -111,12 +112,13 @@ class SuitePartition:
     error: InputError | None = None
 
 
-def walk_suite_partition(part: Partition, groups: tuple[ReadGroup, ...], suite: SuiteIndex,
-                         befores: list[dict[bytes, int]] | None = None,
-                         marks: bool = True) -> SuitePartition:
+def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
+                               suite: SuiteIndex, befores: list[dict[bytes, int]] | None = None,
+                               marks: bool = True) -> StepGenerator[None, SuitePartition]:
     """One partition walked past every eval's index, read once per group of evals
     reading it alike (see :func:`~ngram_core.run.stream.walk_partition`: ``befores``,
-    each eval's occurrences of its windows before this partition, ranks the cap)."""
+    each eval's occurrences of its windows before this partition, ranks the cap);
+    a step after each eval's walk of each piece."""
     out = SuitePartition(part.index, part.file_index)
     results = {e: PartitionResult(part.index, part.file_index, ranked=befores is not None)
                for group in groups for e in group.evals}
@@ -125,6 +127,7 @@ def walk_suite_partition(part: Partition, groups: tuple[ReadGroup, ...], suite: 
             first_row = 0
             for rows in partition_chunks(part, group.fields, group.id_field):
                 piece = suite.piece(rows)
+                yield None
                 for e in group.evals:
                     marked: Marks | None = {} if marks else None
                     walk_rows(rows, results[e], suite.indexes[e], bool(group.id_field),
@@ -133,11 +136,19 @@ def walk_suite_partition(part: Partition, groups: tuple[ReadGroup, ...], suite: 
                     for r, (b_id, by_a) in (marked or {}).items():
                         entry = out.marks.setdefault(first_row + r, (b_id, []))
                         entry[1].extend(Cause(e, a_row, chars) for a_row, chars in by_a.items())
+                    yield None
                 first_row += len(rows)
     except InputError as e:
         return SuitePartition(part.index, part.file_index, error=e)
     out.results = [results[e] for e in sorted(results)]
     return out
+
+
+def walk_suite_partition(part: Partition, groups: tuple[ReadGroup, ...], suite: SuiteIndex,
+                         befores: list[dict[bytes, int]] | None = None,
+                         marks: bool = True) -> SuitePartition:
+    """:func:`walk_suite_partition_steps` run to its end (a worker's task)."""
+    return run_steps(walk_suite_partition_steps(part, groups, suite, befores, marks))
 
 
 class SuiteCounts(NamedTuple):
@@ -177,6 +188,37 @@ class SuiteResult:
     b_plans: list[Partition]
 
 
+class Found(NamedTuple):
+    """One eval in one training file: its rows found there and the training rows
+    holding them (the rows removed for it)."""
+    eval: int
+    file_index: int
+    eval_rows: int
+    training_rows: int
+
+
+def found_in_files(suite: SuiteResult) -> list[Found]:
+    """For every eval and training file (eval by eval, files in order), the eval rows
+    found there and the training rows holding them.
+
+    >>> suite = SuiteResult([], [Removal(0, 4, None, [Cause(0, 2, (0, 9)), Cause(1, 0, (3, 9))]),
+    ...                          Removal(0, 7, None, [Cause(0, 2, (5, 30))])],
+    ...                     ["ev0", "ev1"], ["tr.jsonl"], [10], [])
+    >>> [tuple(f) for f in found_in_files(suite)]
+    [(0, 0, 1, 2), (1, 0, 1, 1)]
+    """
+    rows: dict[tuple[int, int], tuple[set[int], set[int]]] = {}
+    for removal in suite.removals:
+        for cause in removal.causes:
+            eval_rows, train_rows = rows.setdefault((cause.eval, removal.file_index),
+                                                    (set(), set()))
+            eval_rows.add(cause.a_row)
+            train_rows.add(removal.row)
+    empty: tuple[set[int], set[int]] = (set(), set())
+    return [Found(e, f, len(rows.get((e, f), empty)[0]), len(rows.get((e, f), empty)[1]))
+            for e in range(len(suite.eval_names)) for f in range(len(suite.b_paths))]
+
+
 def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Settings, *,
                 b_fields: list[str] | None = None, b_id_field: str | None = None,
                 b_options: ReadOptions = ReadOptions(role="b"),
@@ -184,6 +226,20 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
                 on_progress: Callable[[Progress], object] | None = None,
                 executor: Executor | None = None, marks: bool = True) -> SuiteResult:
     """Every eval checked against B, B streamed once (see the module's contract)."""
+    steps = check_suite_steps(evals, b_paths, settings, b_fields=b_fields,
+                              b_id_field=b_id_field, b_options=b_options, blocksize=blocksize,
+                              executor=executor, marks=marks)
+    return run_steps(steps, on_progress)
+
+
+def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Settings, *,
+                      b_fields: list[str] | None = None, b_id_field: str | None = None,
+                      b_options: ReadOptions = ReadOptions(role="b"),
+                      blocksize: int = DEFAULT_BLOCKSIZE, executor: Executor | None = None,
+                      marks: bool = True) -> StepGenerator[Progress, SuiteResult]:
+    """:func:`check_suite` as steps: a :class:`~ngram_core.run.check.Progress` of B's
+    bytes walked after each eval's walk of each piece of B (in this process) or each
+    partition (on an executor), so a caller can pause between them (the page)."""
     if not evals:
         raise InputError("--evals", "names no test file")
     parts = plan_partitions(b_paths, b_options, blocksize)
@@ -207,11 +263,10 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
     whole = passes * sum(sizes.values())
     done_bytes = 0
 
-    def report(partition: int) -> None:
+    def report(partition: int) -> Progress:
         nonlocal done_bytes
         done_bytes += sizes[partition]
-        if on_progress is not None:
-            on_progress(Progress("stream B", done_bytes, whole))
+        return Progress("stream B", done_bytes, whole)
 
     ignored: list[set[bytes]] = [set() for _ in evals]
     if settings.max_b_rows is not None:
@@ -221,7 +276,7 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
             for e, counts in enumerate(counted.counts):
                 for key, rows in counts.items():
                     rows_of[e][key] = rows_of[e].get(key, 0) + rows
-            report(counted.partition)
+            yield report(counted.partition)
         for e in range(len(evals)):
             ignored[e] = {k for k, rows in rows_of[e].items() if rows > settings.max_b_rows}
             indexes[e] = indexes[e].without(ignored[e])       # the first pass stays a superset
@@ -230,11 +285,14 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
     marked: dict[int, dict[int, tuple[str | None, list[Cause]]]] = {}
     suite = replace(first_pass, indexes=indexes)
     for partial in _suite_walks(executor, parts, choices, suite, marks):
+        if partial is None:         # a piece walked: the bytes so far
+            yield Progress("stream B", done_bytes, whole)
+            continue
         for e, result in enumerate(partial.results):
             totals[e].add(result, best=False)
             walked[e][partial.partition] = _kept(result)
         marked[partial.partition] = partial.marks
-        report(partial.partition)
+        yield report(partial.partition)
     out: list[StreamedResult] = []
     for e, ev in enumerate(evals):
         tokenizer, a, _, template = prepared[e]
@@ -288,17 +346,19 @@ def _read_groups(parts: Sequence[Partition], evals: Sequence[EvalSet],
 
 def _suite_walks(executor: Executor | None, parts: Sequence[Partition],
                  choices: dict[int, tuple[tuple[ReadGroup, ...]]], suite: SuiteIndex,
-                 marks: bool) -> Iterator[SuitePartition]:
+                 marks: bool) -> Iterator[SuitePartition | None]:
     """Every partition walked past every eval: in this process in file order, each
-    eval knowing its windows' occurrences before (so none is walked twice); on an
-    executor in parallel, ranked later (see :func:`~ngram_core.run.stream.over_cap`)."""
+    eval knowing its windows' occurrences before (so none is walked twice), a None
+    after each piece's walk; on an executor in parallel, ranked later (see
+    :func:`~ngram_core.run.stream.over_cap`)."""
     if executor is not None:
         yield from executor.map(_walk_unranked if marks else _walk_unmarked, parts, choices,
                                 suite)
         return
     befores: list[dict[bytes, int]] = [{} for _ in suite.indexes]
     for part in parts:
-        partial = walk_suite_partition(part, choices[part.file_index][0], suite, befores, marks)
+        partial = yield from walk_suite_partition_steps(part, choices[part.file_index][0],
+                                                        suite, befores, marks)
         if partial.error is not None:
             raise partial.error
         for e, result in enumerate(partial.results):
