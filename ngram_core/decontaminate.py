@@ -227,7 +227,8 @@ def suite_report(suite: SuiteResult, written: Sequence[str]) -> dict:
         removed[removal.file_index] += 1
     training = [{"file": shown(path), "rows": rows, "removed": gone, "cleaned": shown(out)}
                 for path, rows, gone, out in zip(suite.b_paths, suite.b_rows, removed, written)]
-    by_file = [{"eval": shown(suite.eval_names[f.eval]), "training": shown(suite.b_paths[f.file_index]),
+    by_file = [{"eval": shown(suite.eval_names[f.eval]),
+                "training": shown(suite.b_paths[f.file_index]),
                 "eval_rows": f.eval_rows, "training_rows": f.training_rows}
                for f in found_in_files(suite)]
     return {"evals": evals, "training": training, "found": by_file}

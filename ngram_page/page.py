@@ -31,7 +31,8 @@ from .explorer import Explorer
 from .reporting import Reporting, Shown
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
-from .text import linked_files_sentence, several_a
+from .suite_view import SuiteView
+from .text import linked_files_sentence
 from .urlstate import (ViewLink, asked_choice, build_query, files_fragment, link_controls,
                        linked_files, linked_view, parse_query)
 from .verdict import Verdict, copy_text, show_progress
@@ -57,6 +58,7 @@ class Page:
         self.selected = None         # the explorer's position of the row shown, or None
         self.verdict = Verdict()
         self.explorer = Explorer(self.row_focused)
+        self.suite = SuiteView(self.eval_picked)   # several test sets in slot A
         self.runs = 0
         self.loads = 0
         query = parse_query(str(js.window.location.search))
@@ -120,10 +122,6 @@ class Page:
             return
         named = None
         try:
-            if key == "a" and len(files) > 1:
-                slot.show_error(several_a(len(files)))
-                self.stale(True, "file A takes one test set at a time")
-                return
             for file in files:
                 if int(file.size) > MAX_BYTES:   # nothing is read of any of them
                     slot.show_refused(str(file.name), int(file.size))
@@ -134,8 +132,24 @@ class Page:
             el(f"file-{key}").value = ""     # the same file picked again is read again
             if named is None:
                 self.loaded()
+        if key == "a":                   # several test sets: a table of them, the first shown
+            if len(named) > 1:
+                self.suite.set(named)
+            else:
+                self.suite.clear()
+            named = named[:1]
         if await self.load_bytes(key, named):
             self.recompute()             # a new file: no need to wait for more typing
+        self.loaded()
+
+    def eval_picked(self, position: int) -> None:
+        """A test set was picked in the table of several: the page shows its check."""
+        spawn(self.show_eval(position))
+
+    async def show_eval(self, position: int) -> None:
+        self.runner.restart()
+        if await self.load_bytes("a", [self.suite.evals[position]]):
+            self.recompute()
         self.loaded()
 
     def fields_changed(self, key: str, which: str) -> None:
@@ -257,6 +271,8 @@ class Page:
         await runner.breathe("drawing")
         runner.report(started, computed, done)
         await self.report.compute(result, self.shown, self.runs, self.explorer.definitions_ready)
+        if self.suite.active:
+            await self.suite.compute(runner, b, settings)
 
     def write_link(self, read) -> None:
         """Put the settings and chosen fields in the page's URL, for sharing."""

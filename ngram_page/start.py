@@ -62,6 +62,7 @@ def wire(page):
     on("n-13", "click", preset)
     on("cancel", "click", lambda event: page.cancel())
     explorer = page.explorer
+    on("suite-table", "click", page.suite.clicked)
     on("rows-table", "click", explorer.clicked)
     on("rows-table", "keydown", explorer.keydown)
     on(el("rows-table").tHead, "click", explorer.header_clicked)

@@ -129,12 +129,6 @@ def file_line(name: str, size: int, fmt: str, rows: int, counted=None) -> str:
     return line
 
 
-def several_a(count: int) -> str:
-    """The message when file A is given several files."""
-    return (f"File A takes one file, the test set; {count} files were given, and none was "
-            f"read. Pick one file here (file B takes several).")
-
-
 def needs_file(key: str) -> str:
     """What a slot says once the other slot holds the person's own file."""
     other = "A" if key == "b" else "B"

@@ -40,20 +40,27 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 #: The engine modules the tab needs, and only those.
 ENGINE_MODULES = ("__init__", "errors", "steps", "table", "argv",
                   "read.__init__", "read.readers", "read.conll", "read.delimited",
-                  "read.json_rows", "read.fields",
+                  "read.json_rows", "read.fields", "read.files", "read.record_stream",
                   "method.__init__", "method.tokenize", "method.index", "method.match",
-                  "method.template", "method.settings",
+                  "method.template", "method.settings", "method.tokenize_arrow",
+                  "method.window_filter_plain",
                   "report.__init__", "report.summary", "report.export", "report.result",
                   "report.definitions", "report.scores", "report.clean_split",
                   "report.contamination", "report.explore",
-                  "run.__init__", "run.check", "run.warm")
+                  "run.__init__", "run.check", "run.warm", "run.stream", "run.suite")
+#: Shipped engine modules the snapshot does not import: the streamed check and the
+#: suite, which the tab imports only when several test sets are picked (their
+#: standard modules, bz2, lzma, csv..., stay out of the start too).
+ENGINE_LAZY = ("read.files", "read.record_stream", "method.tokenize_arrow",
+               "method.window_filter_plain", "run.stream", "run.suite")
+#: Engine modules the tab cannot import (numpy): never shipped; a shipped module may
+#: try to import one only where it falls back when it is missing.
+TAB_LACKS = ("method.window_filter",)
 #: Called in the build-time snapshot once its modules are imported: the tables the
 #: engine builds on first use are then made before the tab starts.
 WARM_UP = "ngram_core.run.warm.warm_caches"
 #: Engine modules for the command line only; shipping or importing one in the tab is an error.
-COMMAND_ONLY = ("__main__", "cli", "decontaminate", "flags", "terminal", "read.files",
-                "read.record_stream", "method.tokenize_arrow", "method.window_filter",
-                "method.window_filter_plain", "run.distributed", "run.stream", "run.suite",
+COMMAND_ONLY = ("__main__", "cli", "decontaminate", "flags", "terminal", "run.distributed",
                 "write.__init__", "write.outputs", "write.cleaned")
 #: The page's own Python: the whole ngram_page package.
 PAGE_PACKAGE = "ngram_page"
@@ -181,6 +188,8 @@ def check_imports(shipped: list[pathlib.Path]) -> None:
     for path in shipped:
         for package, module in sorted(imported(path)):
             exists = module_path(package, module).is_file()
+            if package == "ngram_core" and module in TAB_LACKS:
+                continue
             if package == "ngram_core" and module in COMMAND_ONLY:
                 problems.append(f"{path.relative_to(ROOT)} imports the command-line module "
                                 f"ngram_core.{module}")
@@ -206,6 +215,14 @@ def stdlib_imports(paths: list[pathlib.Path]) -> list[str]:
                   and name != "__future__")
 
 
+def _error_lines(stderr: str) -> str:
+    """What a failed Node.js script said, without the minified source lines it quotes
+    (a Pyodide error quotes a whole line of pyodide.asm.mjs): the lines under 400
+    characters, the last 40 of them."""
+    lines = [line for line in stderr.splitlines() if len(line) < 400]
+    return "\n".join(lines[-40:])
+
+
 def run_node(script: pathlib.Path, args: list[str], what: str) -> None:
     """``node script args``; a BuildError saying ``what`` failed if it does."""
     try:
@@ -214,7 +231,7 @@ def run_node(script: pathlib.Path, args: list[str], what: str) -> None:
     except FileNotFoundError as e:
         raise BuildError(f"node is needed to make {what}") from e
     if made.returncode:
-        raise BuildError(f"{what} could not be made:\n{made.stderr[-2000:]}")
+        raise BuildError(f"{what} could not be made:\n{_error_lines(made.stderr)}")
 
 
 def reads_browser_at_import(path: pathlib.Path) -> list[str]:
@@ -291,7 +308,8 @@ def vendor_pyodide(target: pathlib.Path, modules: list[str], stage: pathlib.Path
         shutil.copy2(ROOT / "scripts" / source, target / name)
     run_node(SNAPSHOT_SCRIPT, [str(target / "snapshot.bin.gz"), str(stage), *modules,
                                *(f"ngram_core.{name}" for name in ENGINE_MODULES
-                                 if not name.endswith("__init__")), f"call:{WARM_UP}"],
+                                 if not name.endswith("__init__") and name not in ENGINE_LAZY),
+                               f"call:{WARM_UP}"],
              "the start-up snapshot")
 
 
@@ -342,7 +360,8 @@ def main() -> int:
     shutil.copytree(ROOT / "static", DIST / "static")
     shutil.copytree(PYSCRIPT, DIST / "vendor" / "pyscript",
                     ignore=shutil.ignore_patterns("*.map"))
-    snapshot_modules = [*stdlib_imports([*engine, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
+    eager = [path for path in engine if module_key(path)[1] not in ENGINE_LAZY]
+    snapshot_modules = [*stdlib_imports([*eager, *page, ROOT / "app.py"]), *PYSCRIPT_IMPORTS,
                         *snapshot_page_modules(page)]
     try:
         chunk = pyscript_core_chunk((PYSCRIPT / "core.js").read_text(encoding="utf-8"))

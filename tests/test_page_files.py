@@ -231,18 +231,25 @@ def test_a_wrapped_text_file_is_read_by_paragraph_when_asked(page):
     assert page.is_hidden("#a-text-rows-box") and page.is_hidden("#b-dialect-box")
 
 
-def test_slot_a_takes_one_file_and_each_b_file_is_bounded(page):
-    drop(page, "a", [(name, (PAGE_FIXTURES / name).read_text()) for name in
-                     ("prompts.jsonl", "arc.jsonl")])
-    assert page.inner_text("#a-error").startswith(
-        "File A takes one file, the test set; 2 files were given, and none was read.")
-    assert page.inner_text("#a-name") == "test-set.json" and page.is_visible("#stale")
-    assert page.get_attribute("#file-a", "multiple") is None
+def test_slot_a_takes_several_test_sets_and_each_b_file_is_bounded(page):
     assert page.get_attribute("#file-b", "multiple") is not None
     put(page, "b", PAGE_FIXTURES / "b-part-1.jsonl", ("huge.jsonl", b"x" * 2_000_001))
     assert page.inner_text("#b-error").startswith("huge.jsonl is 2,000,001 bytes, 1 byte over")
     assert page.inner_text("#b-name") == "training-corpus.json"
     assert page.inner_text("#flagged-figure") == "66.7%"
+    # two test sets dropped on A: each is a test set of the suite, the first is shown
+    assert page.get_attribute("#file-a", "multiple") is not None
+    drop(page, "a", [(name, (PAGE_FIXTURES / name).read_text()) for name in
+                     ("prompts.jsonl", "arc.jsonl")])
+    assert page.inner_text("#a-error") == "" and page.inner_text("#a-name") == "prompts.jsonl"
+    assert page.is_visible("#suite") and page.inner_text("#suite-status") == (
+        "2 test sets in file A: each is checked against file B once both files are read.")
+    put(page, "b", PAGE_FIXTURES / "b-part-1.jsonl")
+    page.wait_for_function("document.body.dataset.suite === '2'"
+                           " && document.body.dataset.busy === '0'")
+    assert page.eval_on_selector_all("#suite-table tbody button",
+                                     "bs => bs.map((b) => b.innerText.trim())") \
+        == ["prompts.jsonl", "arc.jsonl"]
     # several B files, the first twice: read in the order given, rows numbered across them
     load_pair(page, PAGE_FIXTURES / "prompts.jsonl",
               [PAGE_FIXTURES / "b-part-3.txt", PAGE_FIXTURES / "b-part-1.jsonl"])

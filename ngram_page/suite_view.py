@@ -1,0 +1,180 @@
+"""Several test sets in slot A: a table of each one against file B, and which one the
+rest of the page shows.
+
+The table is what ``ngram-overlap decontaminate --evals A1 A2 … --train B…`` finds:
+the page runs the same function (:func:`ngram_core.run.suite.check_suite_steps`,
+B read once for every test set) on copies of the files in the tab's own
+in-memory file system (nothing leaves the tab), each test set read as the command
+reads it with no ``--a-*`` flag, file B with the slot's choices. Each test set's
+figures are its own check's (the suite's contract), so picking one in the table
+shows the same figure above its rows.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import NamedTuple
+
+from ngram_core import InputError
+from ngram_core.method.settings import Settings
+from ngram_core.report.summary import percent
+from ngram_core.table import ReadOptions
+
+from .dom import create, el, mark, set_text
+from .verdict import show_progress
+
+
+class SuiteRow(NamedTuple):
+    """One test set's line of the table."""
+    name: str
+    rows: int
+    checkable: int
+    flagged: int
+    share: float
+    contained: int
+    #: per file of B, the training rows holding this test set's rows found there
+    holding: tuple[int, ...]
+
+
+def safe_name(name: str) -> str:
+    """A picked file's name as a file name in the tab's file system (the name shown
+    stays the file's own).
+
+    >>> safe_name("test.jsonl"), safe_name(".."), safe_name("a/b")
+    ('test.jsonl', 'file', 'a_b')
+    """
+    name = name.replace("/", "_").replace("\0", "_")
+    return "file" if name in ("", ".", "..") else name
+
+
+def holding_text(holding: tuple[int, ...], b_names: tuple[str, ...]) -> str:
+    """The last column: training rows holding a test set's rows, per file of B when
+    there are several.
+
+    >>> holding_text((3,), ("train.jsonl",))
+    '3'
+    >>> holding_text((1200, 0), ("a.jsonl", "b.jsonl"))
+    '1,200 (a.jsonl 1,200, b.jsonl 0)'
+    """
+    total = f"{sum(holding):,}"
+    if len(holding) < 2:
+        return total
+    return total + " (" + ", ".join(f"{name} {count:,}"
+                                    for name, count in zip(b_names, holding)) + ")"
+
+
+class SuiteView:
+    """The test sets picked together, the one shown, and their table."""
+
+    def __init__(self, on_pick):
+        self.evals: list[tuple[str, bytes]] = []
+        self.current = 0
+        self.on_pick = on_pick           # called with a test set's position, when picked
+        self.key: tuple | None = None    # what the table shows was computed from
+        self.rows: list[SuiteRow] = []
+        self.b_names: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return len(self.evals) > 1
+
+    def set(self, named: list[tuple[str, bytes]]) -> None:
+        """Several test sets picked: the first is shown."""
+        self.evals, self.current, self.key, self.rows = list(named), 0, None, []
+        set_text("suite-status", f"{len(named):,} test sets in file A: each is checked against "
+                                 f"file B once both files are read.")
+        el("suite-table").tBodies.item(0).replaceChildren()
+        el("suite").hidden = False
+
+    def clear(self) -> None:
+        """One test set picked (or none): no table."""
+        self.evals, self.key, self.rows = [], None, []
+        el("suite").hidden = True
+        mark("suite", "")
+
+    def clicked(self, event) -> None:
+        button = event.target.closest("button[data-eval]")
+        if button is None:
+            return
+        position = int(button.dataset.eval)
+        if position != self.current:
+            self.current = position
+            self.draw()
+            self.on_pick(position)
+
+    async def compute(self, runner, b_slot, settings: Settings) -> None:
+        """The table for these test sets against the files of ``b_slot`` (once per
+        change of either or of the settings)."""
+        b_files = tuple((f.name, f.data) for f in b_slot.files)
+        key = (tuple(self.evals), b_files, b_slot.command_choice(), settings)
+        if key == self.key:
+            self.draw()
+            return
+        set_text("suite-status", f"Checking {len(self.evals):,} test sets against file B\u2026")
+        from ngram_core.read.files import load_rows_by_file
+        from ngram_core.run.suite import EvalSet, check_suite_steps, found_in_files
+
+        folder = tempfile.mkdtemp(prefix="ngram-suite-")
+        try:
+            def placed(kind: str, i: int, name: str, data: bytes) -> str:
+                os.mkdir(os.path.join(folder, f"{kind}{i}"))
+                path = os.path.join(folder, f"{kind}{i}", safe_name(name))
+                with open(path, "wb") as f:
+                    f.write(data)
+                return path
+
+            evals = []
+            for i, (name, data) in enumerate(self.evals):
+                rows, _, reads = load_rows_by_file([placed("a", i, name, data)], None, None,
+                                                   ReadOptions(role="a"))
+                evals.append(EvalSet(name, rows, reads[0].text_fields, reads[0].text_fields))
+                await runner.turn("suite: test sets")
+            b_paths = [placed("b", i, name, data) for i, (name, data) in enumerate(b_files)]
+            choice = b_slot.command_choice()
+            options = ReadOptions(role="b", records=choice.records, delimiter=choice.delimiter,
+                                  header=choice.header, text_rows=choice.text_rows)
+            suite = await runner.drive(check_suite_steps(
+                evals, b_paths, settings, b_fields=list(choice.text_fields or ()) or None,
+                b_id_field=choice.id_field, b_options=options), show_progress)
+        except InputError as e:
+            set_text("suite-status", f"The test sets could not be checked together: {e}.")
+            self.key, self.rows = None, []
+            el("suite-table").tBodies.item(0).replaceChildren()
+            mark("suite", "error")
+            return
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        holding: dict[int, list[int]] = {e: [0] * len(b_paths) for e in range(len(evals))}
+        for found in found_in_files(suite):
+            holding[found.eval][found.file_index] = found.training_rows
+        self.rows = [SuiteRow(name, s.rows, s.checkable, s.flagged, s.flagged_share, s.contained,
+                              tuple(holding[e]))
+                     for e, (name, s) in enumerate(zip(suite.eval_names,
+                                                       (r.summary for r in suite.results)))]
+        self.key, self.b_names = key, tuple(name for name, _ in b_files)
+        leaked = sum(1 for row in self.rows if row.flagged or row.contained)
+        set_text("suite-status", f"{leaked:,} of {len(self.rows):,} test sets have rows found in "
+                                 f"file B. Pick one to see its rows below.")
+        self.draw()
+        mark("suite", str(len(self.rows)))
+
+    def draw(self) -> None:
+        """The table, the test set shown marked as pressed."""
+        body = el("suite-table").tBodies.item(0)
+        body.replaceChildren()
+        for position, row in enumerate(self.rows):
+            line = body.insertRow()
+            cell = line.insertCell()
+            button = create("button", row.name, file_text=True)
+            button.type = "button"
+            button.dataset.eval = str(position)
+            button.setAttribute("aria-pressed", "true" if position == self.current else "false")
+            cell.append(button)
+            for value in (f"{row.rows:,}", f"{row.checkable:,}", f"{row.flagged:,}",
+                          percent(row.share), f"{row.contained:,}",
+                          holding_text(row.holding, self.b_names)):
+                number = line.insertCell()
+                number.textContent = value
+                number.className = "num"

@@ -1,0 +1,84 @@
+"""Several test sets in slot A (#35): the page's table of each one against file B is
+what `ngram-overlap decontaminate` finds on the same files, and picking one shows
+its check as a single test set's. Real Chromium, both widths."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from browser import open_page, runs, site, wait_for_run  # noqa: F401 (fixture)
+from conftest import FIXTURES
+from test_page_a11y import assert_no_axe_violation
+from test_page_support import PAGE_FIXTURES, put
+
+from ngram_core.decontaminate import main as decontaminate_main
+from ngram_core.report.summary import percent
+from ngram_page.suite_view import holding_text
+
+EVALS = [FIXTURES / "contaminated.jsonl", PAGE_FIXTURES / "squad.json",
+         PAGE_FIXTURES / "prompts.jsonl"]
+TRAIN = [FIXTURES / "corpus.txt", PAGE_FIXTURES / "squad-corpus.jsonl"]
+
+
+def suite_cells(page):
+    return page.eval_on_selector("#suite-table tbody", """body => [...body.rows].map(
+        (row) => [...row.cells].map((c) => c.innerText.trim()))""")
+
+
+def the_command(tmp_path) -> dict:
+    out, err = io.StringIO(), io.StringIO()
+    assert decontaminate_main(["--evals", *map(str, EVALS), "--train", *map(str, TRAIN),
+                               "--out", str(tmp_path / "cleaned"), "--json"], out, err) == 0, \
+        err.getvalue()
+    return json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_several_test_sets_give_the_commands_table_and_each_opens_its_own_check(
+        site, width, tmp_path):
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    assert page.is_hidden("#suite")                    # one test set: no table
+    before = runs(page)
+    put(page, "a", *EVALS)
+    put(page, "b", *TRAIN)
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.suite === '3'"
+                           " && document.body.dataset.busy === '0'")
+    report = the_command(tmp_path)
+    holding = {(f["eval"], f["training"]): f["training_rows"] for f in report["found"]}
+    expected = [[path.name, f"{e['rows']:,}", f"{e['checkable']:,}", f"{e['flagged']:,}",
+                 percent(e["flagged_share"]), f"{e['contained']:,}",
+                 holding_text(tuple(holding[e["file"], str(t)] for t in TRAIN),
+                              tuple(t.name for t in TRAIN))]
+                for path, e in zip(EVALS, report["evals"])]
+    assert suite_cells(page) == expected
+    assert [row[3] for row in expected] == ["2", "2", "0"]       # the fixture's leaks
+    assert page.inner_text("#suite-status").startswith("2 of 3 test sets have rows found")
+    # the first test set is shown below as its own check: the table's figure
+    assert page.inner_text("#a-name") == "contaminated.jsonl"
+    assert page.inner_text("#flagged-figure") == expected[0][4]
+    pressed = page.eval_on_selector_all("#suite-table button",
+                                        "bs => bs.map((b) => b.getAttribute('aria-pressed'))")
+    assert pressed == ["true", "false", "false"]
+    # picking another shows its check, the table unchanged
+    before = runs(page)
+    page.click("#suite-table button[data-eval='1']")
+    wait_for_run(page, before)
+    assert page.inner_text("#a-name") == "squad.json"
+    assert page.inner_text("#flagged-figure") == expected[1][4]
+    assert page.get_attribute("#suite-table button[data-eval='1']", "aria-pressed") == "true"
+    assert suite_cells(page) == expected
+    assert page.inner_text("#command-line").startswith("ngram-overlap squad.json ")
+    assert_no_axe_violation(page)
+    # one test set picked again: the table goes
+    before = runs(page)
+    put(page, "a", EVALS[2])
+    wait_for_run(page, before)
+    assert page.is_hidden("#suite") and page.inner_text("#a-name") == "prompts.jsonl"
+    assert not watch.problems(page)
+    context.close()
