@@ -75,11 +75,12 @@ def finds_nothing(ev: EvalSet, b_paths, s: Settings) -> bool:
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.sampled_from([5, 8, 13]), st.sampled_from([None, 2]),
-       st.booleans())
+       st.booleans(), st.sampled_from([3, 10]))
 def test_each_eval_of_a_suite_is_its_own_run_and_the_marked_rows_are_what_it_finds(
-        tmp_path, seed, n, max_b_rows, keep_template):
+        tmp_path, seed, n, max_b_rows, keep_template, count):
+    # 10 evals: more than one bitmap of tags (eight evals each)
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
-    evals = write_evals(folder, seed)
+    evals = write_evals(folder, seed, count)
     train = folder / "train.jsonl"
     texts = training_texts(evals, seed + 1)
     train.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n"

@@ -2,7 +2,8 @@
 
 Checked against a plain loop: every position of B whose window (inside its row)
 is one of A's windows must be a candidate, whatever the bitmap's size; with
-every bit set, every position inside a row is.
+every bit set, every position inside a row is. The same for each set of windows
+sharing one bitmap of tags (a suite's evals).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ngram_core.method.window_filter import WindowBits
+from ngram_core.method.window_filter import WindowBits, WindowTags
 
 # rows of token ids from a small vocabulary, so that windows repeat across files
 rows_of_ids = st.lists(st.lists(st.integers(0, 4), max_size=12), min_size=1, max_size=8)
@@ -56,3 +57,16 @@ def test_a_full_bitmap_passes_every_window_inside_a_row_and_an_empty_one_none(b_
     empty = WindowBits(np.zeros(2, dtype=np.bool_), 63, n)
     assert full.candidates(*packed(b_rows)) == [g for g, _ in windows_of(b_rows, n)]
     assert empty.candidates(*packed(b_rows)) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(rows_of_ids, min_size=1, max_size=8), rows_of_ids, st.integers(1, 5))
+def test_each_set_sharing_a_bitmap_of_tags_gets_every_window_it_holds(sets, b_rows, n):
+    each = WindowTags.of([packed(rows) for rows in sets], n).candidates_each(*packed(b_rows))
+    assert len(each) == len(sets)
+    inside = {g for g, _ in windows_of(b_rows, n)}
+    for rows, candidates in zip(sets, each):
+        windows = {w for _, w in windows_of(rows, n)}
+        hits = {g for g, w in windows_of(b_rows, n) if w in windows}
+        assert hits <= set(candidates) <= inside
+        assert candidates == sorted(set(candidates))

@@ -20,6 +20,13 @@ buffer; a window never crosses a row end (``offsets`` are the rows' half-open
     >>> b = array("I", [5, 1, 2, 3, 2, 3]).tobytes()   # B rows: 5 1 2 | 3 2 3
     >>> bits.candidates(b, [0, 3, 6])                  # 1 2 at 1; 2 3 at 4 (2 3 at 2 crosses)
     [1, 4]
+
+Several sets of windows (a suite's evals, one vocabulary) share one bitmap
+of tags, B hashed once for all of them; each set gets its own positions::
+
+    >>> tags = WindowTags.of([(a, [0, 4]), (array("I", [3, 2]).tobytes(), [0, 2])], n=2)
+    >>> tags.candidates_each(b, [0, 3, 6])             # the second set's 3 2 at 3
+    [[1, 4], [3]]
 """
 
 from __future__ import annotations
@@ -108,3 +115,48 @@ class WindowBits:
             passing = np.flatnonzero(self.bits[(hashes >> shift).astype(np.int64)])
             found.append(inside_rows(passing + first, offsets, n))
         return np.concatenate(found).tolist() if found else []
+
+
+
+class WindowTags:
+    """One bitmap for several sets of windows (a suite's evals, one vocabulary): each
+    slot holds one bit per set (at most 8), so B's windows are hashed and looked up
+    once for all of them, and a set's candidates are the positions with its bit:
+    as few as its own bitmap of the same size would give."""
+
+    def __init__(self, tags: np.ndarray, shift: int, n: int, sets: int):
+        self.tags, self.shift, self.n, self.sets = tags, shift, n, sets
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[bytes, Sequence[int]]], n: int) -> WindowTags:
+        """The tags of every window of each ``(buf, offsets)`` (at most 8 of them)."""
+        if not 1 <= len(rows) <= 8:
+            raise ValueError("one to eight sets of windows")
+        starts = [inside_rows(np.arange(max(len(buf) // 4 - n + 1, 0), dtype=np.int64),
+                              offsets, n) for buf, offsets in rows]
+        size = MIN_BITS
+        while size < BITS_PER_WINDOW * sum(map(len, starts)) and size < MAX_BITS:
+            size <<= 1
+        shift = 64 - (size.bit_length() - 1)
+        tags = np.zeros(size, dtype=np.uint8)
+        for k, ((buf, _), at) in enumerate(zip(rows, starts)):
+            if len(at):
+                slots = (window_hashes(buf, n)[at] >> np.uint64(shift)).astype(np.int64)
+                tags[slots] |= np.uint8(1 << k)
+        return cls(tags, shift, n, len(rows))
+
+    def candidates_each(self, buf: bytes, offsets: Sequence[int]) -> list[list[int]]:
+        """For each set, the positions of ``buf`` (rows ``offsets``) whose window may
+        be one of its windows, in order (as :meth:`WindowBits.candidates`)."""
+        n, shift = self.n, np.uint64(self.shift)
+        count = len(buf) // 4 - n + 1
+        found: list[list[np.ndarray]] = [[] for _ in range(self.sets)]
+        for first in range(0, max(count, 0), CHUNK_POSITIONS):
+            hashes = window_hashes(buf, n, first, min(first + CHUNK_POSITIONS, count))
+            tags = self.tags[(hashes >> shift).astype(np.int64)]
+            passing = np.flatnonzero(tags)
+            inside = inside_rows(passing + first, offsets, n)
+            held = tags[inside - first]
+            for k in range(self.sets):
+                found[k].append(inside[(held & np.uint8(1 << k)) != 0])
+        return [np.concatenate(f).tolist() if f else [] for f in found]

@@ -29,3 +29,22 @@ class WindowBits:
         """Every position whose n-token window ends within its own row, in order."""
         return [g for r in range(len(offsets) - 1)
                 for g in range(offsets[r], offsets[r + 1] - self.n + 1)]
+
+
+
+class WindowTags:
+    """Stands for :class:`ngram_core.method.window_filter.WindowTags`: passes every
+    window, for every set."""
+
+    def __init__(self, n: int, sets: int):
+        self.n, self.sets = n, sets
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[bytes, Sequence[int]]], n: int) -> WindowTags:
+        return cls(n, len(rows))
+
+    def candidates_each(self, buf: bytes, offsets: Sequence[int]) -> list[list[int]]:
+        """Every position for each set (one list, shared: read it, do not change it)."""
+        every = WindowBits(self.n).candidates(buf, offsets)
+        return [every for _ in range(self.sets)]
+

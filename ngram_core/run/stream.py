@@ -77,9 +77,10 @@ from ..method.template import NO_TEMPLATE, Template, find_template
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows
 from ..method.tokenize_arrow import tokenize_rows_arrow
 try:
-    from ..method.window_filter import WindowBits
+    from ..method.window_filter import WindowBits, WindowTags
 except ImportError:               # no numpy: every position of B is looked up exactly
     from ..method.window_filter_plain import WindowBits  # type: ignore[assignment]
+    from ..method.window_filter_plain import WindowTags  # type: ignore[assignment]
 
 #: Bytes of an uncompressed JSONL or text file per partition (at line boundaries), and
 #: of a compressed one per piece a worker holds: a worker's memory is about 18 x this.
@@ -318,6 +319,11 @@ class AIndex:
     #: the tokenizer of each thread, made on first use (never pickled)
     _tokenizers: dict[int, Tokenizer] = field(default_factory=dict, init=False, repr=False,
                                               compare=False)
+    #: the sizes in tokens of A's whole rows (a B row of another size is none of them)
+    whole_sizes: set[int] = field(default_factory=set, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.whole_sizes = {len(key) // 4 for key in self.rows_by_tokens}
 
     def tokenizer(self) -> Tokenizer:
         """A's tokenizer with A's vocabulary, frozen: B tokens A lacks never match.
@@ -555,10 +561,14 @@ Marks = dict[int, tuple["str | None", dict[int, tuple[int, int]]]]
 class PieceTokens(NamedTuple):
     """A piece of B tokenized, and its positions whose window may be one of A's, and
     whose first ``short_min`` tokens may start a short piece of A (the first pass:
-    every real one is among them)."""
+    every real one is among them); its blank rows, its rows shorter than n, and its
+    non-empty rows by their size in tokens (counted once, for every eval of a suite)."""
     b: TokenizedRows
     candidates: list[int]
     prefixed: list[int]
+    blank: int
+    short: int
+    by_size: dict[int, list[int]]
 
 
 def piece_tokens(rows: list[Row], tokenizer: Tokenizer, bits: WindowBits,
@@ -567,7 +577,28 @@ def piece_tokens(rows: list[Row], tokenizer: Tokenizer, bits: WindowBits,
     b = tokenize_rows_arrow(rows, tokenizer)
     buf = b.buffer
     return PieceTokens(b, bits.candidates(buf, b.offsets),
-                       prefix_bits.candidates(buf, b.offsets) if prefix_bits else [])
+                       prefix_bits.candidates(buf, b.offsets) if prefix_bits else [],
+                       *piece_shape(rows, b.offsets, bits.n))
+
+
+def piece_shape(rows: list[Row], offsets: Sequence[int], n: int
+                ) -> tuple[int, int, dict[int, list[int]]]:
+    """A piece's blank rows, its rows (not blank) shorter than ``n`` tokens, and its
+    rows with tokens by their size, in order.
+
+    >>> from ngram_core.table import Row
+    >>> piece_shape([Row(1, "a", "x y"), Row(2, "b", ""), Row(3, "c", "z")], [0, 2, 2, 3], 2)
+    (1, 1, {2: [0], 1: [2]})
+    """
+    blank = [row.blank for row in rows]
+    by_size: dict[int, list[int]] = {}
+    short = 0
+    for r, (is_blank, start, end) in enumerate(zip(blank, offsets, offsets[1:])):
+        if end > start:
+            by_size.setdefault(end - start, []).append(r)
+        if not is_blank and end - start < n:
+            short += 1
+    return sum(blank), short, by_size
 
 
 def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bool,
@@ -608,16 +639,16 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
                 if buf[4 * g:4 * g + prefix_width] in short_rows] if short_rows else []
     seen, cap = out.seen, index.cap
     offsets = b.offsets
-    blank = [row.blank for row in rows]
-    out.blank += sum(blank)
-    out.short += sum(not is_blank and end - start < n
-                     for is_blank, start, end in zip(blank, offsets, offsets[1:]))
+    out.blank += tokenized.blank
+    out.short += tokenized.short
     out.tokens += offsets[-1] - offsets[0]
     whole_rows = index.rows_by_tokens
-    whole_sizes = {len(key) for key in whole_rows}      # a B row of another size is none
-    for r, (start, end) in enumerate(zip(offsets, offsets[1:])):
-        if end > start and 4 * (end - start) in whole_sizes:
-            for a_row in whole_rows.get(buf[4 * start:4 * end], ()):
+    # a B row of a size no A row has is none of them; the rows of one size in order, so
+    # each A row keeps its first B row
+    for size in index.whole_sizes & tokenized.by_size.keys():
+        for r in tokenized.by_size[size]:
+            start = offsets[r]
+            for a_row in whole_rows.get(buf[4 * start:4 * (start + size)], ()):
                 out.dups.setdefault(a_row, RowAt(out.partition, first_row + r))
     # only the rows holding a candidate position (of a window or a short row's first
     # tokens; each lies in one row) are walked further, in order

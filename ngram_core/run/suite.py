@@ -29,10 +29,12 @@ from ..errors import InputError
 from ..read.files import FileRead
 from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Partition,
                      PartitionResult, PieceTokens, StreamedResult, WindowBits, _b_files,
-                     _field_choice, _kept, _over_partitions, assemble, count_rows_in, index_a,
-                     over_cap, part_bytes, partition_chunks, piece_tokens, plan_partitions,
+                     WindowTags, _field_choice, _kept, _over_partitions, assemble,
+                     count_rows_in, index_a, over_cap, part_bytes, partition_chunks,
+                     piece_shape, plan_partitions,
                      walk_partition, walk_rows)
 from ..method.tokenize import TokenizedRows
+from ..method.tokenize_arrow import tokenize_rows_arrow
 from ..method.settings import Settings
 from ..table import ReadOptions, Row
 from ..method.template import NO_TEMPLATE, Template, find_template
@@ -74,31 +76,48 @@ class ReadGroup(NamedTuple):
     evals: tuple[int, ...]
 
 
+class SuitePiece(NamedTuple):
+    """A piece of B tokenized once for every eval: per eval, its candidate positions
+    (from one hashing of the piece), and what all share (see
+    :class:`~ngram_core.run.stream.PieceTokens`)."""
+    candidates: list[list[int]]
+    shared: PieceTokens
+
+    @property
+    def b(self) -> TokenizedRows:
+        return self.shared.b
+
+    def of_eval(self, e: int) -> PieceTokens:
+        return self.shared._replace(candidates=self.candidates[e])
+
+
 @dataclass
 class SuiteIndex:
     """Every eval's index, sent once to each worker. The evals share one vocabulary,
-    so a piece of B is tokenized once for all of them, and one first pass: ``bits``
-    and ``prefix_bits`` hash every eval's windows and short pieces' first tokens."""
+    so a piece of B is tokenized once for all of them and its windows hashed once
+    for each eight (``tags``: each eval's candidates are the positions with its
+    bit); ``prefix_bits`` hashes every eval's short pieces' first tokens."""
     indexes: list[AIndex]
-    bits: WindowBits
+    tags: list[WindowTags]
     prefix_bits: WindowBits | None
 
     @classmethod
     def of(cls, tokenized: Sequence[TokenizedRows], indexes: list[AIndex], n: int,
            short_min: int) -> SuiteIndex:
-        buffers, offsets, base = [], [0], 0
-        for a in tokenized:
-            buffers.append(a.buffer)
-            offsets.extend(base + o for o in a.offsets[1:])
-            base += len(a.ids)
+        rows = [(a.buffer, a.offsets) for a in tokenized]
+        tags = [WindowTags.of(rows[k:k + 8], n) for k in range(0, len(rows), 8)]
         prefixes = b"".join(key for index in indexes for key in index.short_rows)
         prefix_bits = WindowBits.of(prefixes, range(0, len(prefixes) // 4 + 1, short_min),
                                     short_min) if prefixes else None
-        return cls(indexes, WindowBits.of(b"".join(buffers), offsets, n), prefix_bits)
+        return cls(indexes, tags, prefix_bits)
 
-    def piece(self, rows: list[Row]) -> PieceTokens:
-        """A piece of B tokenized once for every eval, with its candidates for all."""
-        return piece_tokens(rows, self.indexes[0].tokenizer(), self.bits, self.prefix_bits)
+    def piece(self, rows: list[Row]) -> SuitePiece:
+        """A piece of B tokenized once for every eval, with each one's candidates."""
+        b = tokenize_rows_arrow(rows, self.indexes[0].tokenizer())
+        buf, n = b.buffer, self.indexes[0].n
+        prefixed = self.prefix_bits.candidates(buf, b.offsets) if self.prefix_bits else []
+        return SuitePiece([c for tags in self.tags for c in tags.candidates_each(buf, b.offsets)],
+                          PieceTokens(b, [], prefixed, *piece_shape(rows, b.offsets, n)))
 
 
 @dataclass
@@ -131,7 +150,8 @@ def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
                 for e in group.evals:
                     marked: Marks | None = {} if marks else None
                     walk_rows(rows, results[e], suite.indexes[e], bool(group.id_field),
-                              befores[e] if befores is not None else {}, marked, piece)
+                              befores[e] if befores is not None else {}, marked,
+                              piece.of_eval(e))
                     results[e].rows += len(rows)
                     for r, (b_id, by_a) in (marked or {}).items():
                         entry = out.marks.setdefault(first_row + r, (b_id, []))
