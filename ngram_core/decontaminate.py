@@ -20,17 +20,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .write.cleaned import cleaned_writer
+from .write.cleaned import CleanedPiece, cleaned_pieces, cleaned_writer, join_pieces
 from .errors import InputError, shown
 from .read.files import check_unchanged, describe_read, expand_paths, file_stamps, load_rows_by_file
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
-from .write.outputs import Content, Output, plan_outputs, write_outputs
+from .write.outputs import TEMPORARY_PREFIX, Content, Output, plan_outputs, write_outputs
 from .report.summary import percent
+from .run.stream import Executor
 from .run.suite import EvalSet, SuiteResult, check_suite, found_in_files
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 
@@ -110,34 +113,74 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
                              None if args.a_field else reads[0].text_fields))
     options: dict[str, Any] = dict(b_fields=args.b_field, b_id_field=args.b_id_field,
                                    b_options=b_options, blocksize=blocksize, on_progress=bar)
-    if args.engine == "dask":
-        from .run.distributed import on_cluster
-        suite = on_cluster(lambda executor: check_suite(evals, train_paths, settings, **options,
-                                                        executor=executor),
-                           scheduler=args.scheduler, workers=args.workers,
-                           connect_timeout=args.connect_timeout)
-    else:
-        suite = check_suite(evals, train_paths, settings, **options)
-    check_unchanged(stamps)
-    bar.clear()
-    for read in suite.results[0].b_reads:
-        err.write(describe_read("Training", read) + "\n")
-    report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]])
-    write_outputs(planned, suite_files(suite, report, names))
+    # on a cluster the workers write the cleaned files' pieces in a folder of their own
+    # beside the outputs (the client joins them), removed however the run ends
+    pieces_folder = (tempfile.mkdtemp(dir=args.out, prefix=TEMPORARY_PREFIX)
+                     if args.engine == "dask" else None)
+    try:
+        pieces: list[list[str]] | None = None
+        if pieces_folder is not None:
+            from .run.distributed import on_cluster
+
+            def on(executor: Executor) -> tuple[SuiteResult, list[list[str]]]:
+                done = check_suite(evals, train_paths, settings, **options, executor=executor)
+                return done, write_pieces(executor, done, pieces_folder)
+            suite, pieces = on_cluster(on, scheduler=args.scheduler, workers=args.workers,
+                                       connect_timeout=args.connect_timeout)
+        else:
+            suite = check_suite(evals, train_paths, settings, **options)
+        check_unchanged(stamps)
+        bar.clear()
+        for read in suite.results[0].b_reads:
+            err.write(describe_read("Training", read) + "\n")
+        report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]])
+        write_outputs(planned, suite_files(suite, report, names, pieces))
+    finally:
+        if pieces_folder is not None:
+            shutil.rmtree(pieces_folder, ignore_errors=True)
     err.write(render_tables(report))
     return report
 
 
-def suite_files(suite: SuiteResult, report: dict, names: Sequence[str]) -> dict[str, Content]:
+def cleaned_pieces_of(suite: SuiteResult) -> list[list[CleanedPiece]]:
+    """For each training file, the pieces its cleaned copy is written in (see
+    :func:`~ngram_core.write.cleaned.cleaned_pieces`)."""
+    return [cleaned_pieces(path, plan.options, plan.layout,
+                           [r.row for r in suite.removals if r.file_index == i], parts)
+            for i, (path, plan, parts) in enumerate(zip(suite.b_paths, suite.b_plans,
+                                                        suite.b_parts))]
+
+
+def write_pieces(executor: Executor, suite: SuiteResult, folder: str) -> list[list[str]]:
+    """Each training file's cleaned pieces written by ``executor``'s workers in
+    ``folder``: for each file, the pieces' paths in order."""
+    by_file = cleaned_pieces_of(suite)
+    jobs = [(piece, os.path.join(folder, f"{i}-{k}")) for i, pieces in enumerate(by_file)
+            for k, piece in enumerate(pieces)]
+    executor.each(_write_piece, jobs)
+    return [[os.path.join(folder, f"{i}-{k}") for k in range(len(pieces))]
+            for i, pieces in enumerate(by_file)]
+
+
+def _write_piece(job: tuple[CleanedPiece, str]) -> InputError | None:
+    """A worker's task: one piece written (an error returned, not raised)."""
+    piece, target = job
+    return piece.write_to(target)
+
+
+def suite_files(suite: SuiteResult, report: dict, names: Sequence[str],
+                pieces: Sequence[Sequence[str]] | None = None) -> dict[str, Content]:
     """What a suite writes, by the names :func:`output_names` gave: the report, the
     removed rows, each training file's cleaned copy (streamed when written, read as its
-    check read it) and each eval's rows CSV where a name is given for it."""
+    check read it; or joined from the ``pieces`` the workers wrote) and each eval's
+    rows CSV where a name is given for it."""
     files: dict[str, Content] = {REPORT: (json.dumps(report, ensure_ascii=False, indent=1)
                                           + "\n").encode("utf-8"),
                                  REMOVED: removed_lines(suite)}
     for i, (path, plan) in enumerate(zip(suite.b_paths, suite.b_plans)):
         removed = [r.row for r in suite.removals if r.file_index == i]
-        files[names[2 + i]] = cleaned_writer(path, plan.options, removed, plan.layout)
+        files[names[2 + i]] = (join_pieces(pieces[i]) if pieces is not None
+                               else cleaned_writer(path, plan.options, removed, plan.layout))
     for e, name in enumerate(names[2 + len(suite.b_paths):]):
         files[name] = suite.results[e].rows_csv().encode("utf-8")
     return files

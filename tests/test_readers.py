@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from ngram_core import InputError, read_rows, read_table
 from ngram_core.read.fields import detect_id_field, detect_text_fields, select_rows
+from ngram_core.read.files import load_rows_by_file
 
 from bad_files import BAD_FILES, where
 
@@ -327,3 +328,11 @@ def test_json_deeper_than_100_levels_is_refused_before_parsing():
 def test_split_lines_cuts_at_cr_and_lf_only(text):
     from ngram_core.table import LINE_BREAK, split_lines
     assert split_lines(text) == LINE_BREAK.split(text)
+
+
+def test_a_json_lines_file_opening_with_a_blank_line_and_no_final_break_is_read(tmp_path):
+    # its head's only whole line is blank: nothing to judge it by, not "empty"
+    path = tmp_path / "train.jsonl"
+    path.write_text('\n{"text": "the one row"}')
+    rows, _, _ = load_rows_by_file([str(path)])
+    assert [row.text for row in rows] == ["the one row"]

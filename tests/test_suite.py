@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import zstandard
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from ngram_core import Settings
 from ngram_core.cli import main as check_main
@@ -316,23 +316,68 @@ def test_every_training_row_holding_an_eval_row_is_removed_past_the_cap_too(tmp_
     assert {r.row: [c.a_row for c in r.causes] for r in suite.removals}[3] == [1]
 
 
-def test_the_command_on_dask_writes_the_same_files(tmp_path):
+def test_the_command_on_dask_writes_the_same_files(tmp_path, monkeypatch):
     evals = write_evals(tmp_path, 14, count=2)
-    train = tmp_path / "train.jsonl"
+    texts = training_texts(evals, 15, rows=3000)
+    train = tmp_path / "train.jsonl"          # several partitions: a piece each
     train.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n"
-                             for i, t in enumerate(training_texts(evals, 15, rows=3000))))
+                             for i, t in enumerate(texts)))
+    shard = tmp_path / "shard.jsonl.gz"       # compressed: one piece, the whole file
+    shard.write_bytes(gzip.compress("".join(json.dumps({"text": t}) + "\n"
+                                            for t in texts[::7]).encode(), mtime=0))
     written = {}
     for engine in ("local", "dask"):
+        if engine == "dask":     # the workers write the cleaned files, not the client
+            monkeypatch.setattr("ngram_core.decontaminate.cleaned_writer", None)
         folder = tmp_path / engine
         err = io.StringIO()
         code = decontaminate_main(["--evals", *map(str, evals), "--train", str(train),
-                                   "--out", str(folder), "--n", "8", "--engine", engine,
-                                   "--workers", "2", "--blocksize", "64KiB"], io.StringIO(), err)
+                                   str(shard), "--out", str(folder), "--n", "8",
+                                   "--engine", engine, "--workers", "2",
+                                   "--blocksize", "64KiB"], io.StringIO(), err)
         assert code == 0, err.getvalue()
+        assert sorted(p.name for p in folder.iterdir()) == [
+            "removed.jsonl", "report.json", "shard.jsonl.gz", "train.jsonl"]  # no piece left
         written[engine] = {p.name: p.read_bytes() for p in folder.iterdir()}
         report = json.loads(written[engine].pop("report.json"))
         for entry in report["training"]:
-            assert entry.pop("cleaned") == str(folder / "train.jsonl")
+            assert entry.pop("cleaned") == str(folder / Path(entry["file"]).name)
         written[engine]["report"] = report
     assert written["dask"] == written["local"]
     assert written["local"]["removed.jsonl"]
+    assert {json.loads(line)["file"] for line in written["local"]["removed.jsonl"].splitlines()} \
+        == {str(train), str(shard)}
+
+
+line_texts = st.lists(st.sampled_from(["", "  ", "w1 w2 w3 w4 w5 w6 w7 w8 w9", "w3 w4",
+                                       "w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11"]), max_size=60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(line_texts, st.sampled_from(["\n", "\r\n"]), st.sampled_from(["jsonl", "txt"]),
+       st.integers(64, 400), st.booleans())
+def test_the_pieces_workers_write_join_to_the_cleaned_file(tmp_path_factory, texts, newline,
+                                                            kind, blocksize, last_newline):
+    """Whatever the byte ranges, blank lines and line breaks, the pieces of a cleaned
+    line-based file joined in order are the bytes of its cleaned copy in one process."""
+    from ngram_core.decontaminate import cleaned_pieces_of, suite_files
+    folder = tmp_path_factory.mktemp("pieces")
+    ev = folder / "eval.jsonl"
+    ev.write_text(json.dumps({"text": "w1 w2 w3 w4 w5 w6 w7 w8 w9"}) + "\n")
+    assume(any(t.strip() for t in texts))          # a file with no row is refused
+    lines = [json.dumps({"text": t}) if kind == "jsonl" and t.strip() else t for t in texts]
+    data = newline.join(lines) + (newline if last_newline and lines else "")
+    train = folder / f"train.{kind}"
+    train.write_bytes(data.encode())
+    suite = check_suite(eval_sets([ev]), [str(train)], Settings(n=5), blocksize=blocksize)
+    whole = suite_files(suite, {}, ["r", "m", "train"])["train"]
+    expected = io.BytesIO()
+    whole(expected)
+    joined = io.BytesIO()
+    pieces = cleaned_pieces_of(suite)[0]
+    for k, piece in enumerate(pieces):
+        target = folder / f"piece-{k}"
+        assert piece.write_to(str(target)) is None
+        joined.write(target.read_bytes())
+    assert joined.getvalue() == expected.getvalue()
+    assert set().union(*(p.removed for p in pieces)) == {r.row for r in suite.removals}

@@ -367,7 +367,7 @@ def check_head(head: bytes, path: str, options: ReadOptions = ReadOptions()) -> 
     if not cut:
         return
     decode_bytes(cut, path)
-    if lines and (options.format or format_from_name(strip_compression(path))) == "jsonl":
+    if lines.strip() and (options.format or format_from_name(strip_compression(path))) == "jsonl":
         try:
             read_table(lines, strip_compression(path), "jsonl")   # its first lines, as JSONL
         except InputError as e:

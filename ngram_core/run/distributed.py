@@ -81,6 +81,32 @@ class OnDask:
             pending = list(not_done)
 
 
+    def each(self, work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+        """``work(item)`` of every item on the workers (writing the cleaned files'
+        pieces), the results in order. A result that is an
+        :class:`~ngram_core.errors.InputError` cancels the rest and is raised; so does
+        :class:`Stalled` when none finishes for ten times :data:`STALL_SECONDS`."""
+        from dask.distributed import wait
+        futures = self.client.map(work, items, pure=False, retries=2)
+        try:
+            pending = list(futures)
+            while pending:
+                try:
+                    done, not_done = wait(pending, timeout=10 * self.stall_seconds,
+                                          return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    raise Stalled(f"no piece written in {10 * self.stall_seconds:.0f} s") \
+                        from None
+                for future in done:
+                    if isinstance(future.result(), InputError):
+                        raise future.result()
+                pending = list(not_done)
+            return [future.result() for future in futures]
+        finally:
+            for future in futures:
+                future.cancel()
+
+
 def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],
                       settings: Settings, **options: Any) -> StreamedResult:
     """:func:`~ngram_core.run.stream.check_streamed` on a Dask ``client``'s workers (None:

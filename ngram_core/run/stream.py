@@ -95,11 +95,14 @@ class Executor(Protocol):
     """Runs partition work elsewhere (:class:`ngram_core.run.distributed.OnDask`): ``map``
     yields ``work(part, *choices[part.file_index], index, *extra)`` of every
     partition (its file's fields and id field, or a suite's groups of them) as each
-    finishes, in any order, and raises the first result's error."""
+    finishes, in any order, and raises the first result's error; ``each`` gives
+    ``work(item)`` of every item, in order, raising the first that is an error."""
 
     def map(self, work: Callable[..., Any], parts: Sequence[Partition],
             choices: dict[int, tuple[Any, ...]], index: Any,
             extra: dict[int, Any] | None = None) -> Iterator[Any]: ...
+
+    def each(self, work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]: ...
 
 
 @dataclass(frozen=True)

@@ -206,6 +206,9 @@ class SuiteResult:
     b_rows: list[int]
     #: per B file, how it was read: its first partition's options and CSV layout
     b_plans: list[Partition]
+    #: per B file, its partitions in order: ``(start, end, rows before it)`` (the
+    #: cleaned file's pieces a worker writes; ``end`` -1: to the end of the file)
+    b_parts: list[list[tuple[int, int, int]]] = field(default_factory=list)
 
 
 class Found(NamedTuple):
@@ -335,9 +338,14 @@ def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings
         out.append(checked)
     first_walk = walked[0] if walked else {}
     plans = {part.file_index: part for part in reversed(parts)}     # each file's first
+    firsts = _file_firsts(parts, first_walk)
+    b_parts: dict[int, list[tuple[int, int, int]]] = {}
+    for part in parts:
+        b_parts.setdefault(part.file_index, []).append((part.start, part.end,
+                                                        firsts[part.index]))
     return SuiteResult(out, _removals(parts, first_walk, marked), [ev.name for ev in evals],
                        list(b_paths), _rows_per_file(parts, first_walk),
-                       [plans[f] for f in sorted(plans)])
+                       [plans[f] for f in sorted(plans)], [b_parts[f] for f in sorted(b_parts)])
 
 
 def _read_groups(parts: Sequence[Partition], evals: Sequence[EvalSet],

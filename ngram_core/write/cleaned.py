@@ -21,18 +21,37 @@ a UTF-16 file, is refused in one line::
     >>> cleaned_writer(path, ReadOptions(format="jsonl"), [2])(out)
     >>> out.getvalue()
     b'{"text": "a"}\n\n{"text": "c"}\n'
+
+On a cluster each worker writes pieces of the cleaned files (:class:`CleanedPiece`,
+:func:`cleaned_pieces`): a whole file, or the lines of one byte range of a
+line-based file that is not compressed; the pieces joined in order are the
+same bytes as :func:`cleaned_writer`'s::
+
+    >>> pieces = cleaned_pieces(path, ReadOptions(format="jsonl"), None, [2],
+    ...                         [(0, 10, 0), (10, 43, 1)])
+    >>> [(p.start, p.end, p.first_row, p.removed) for p in pieces]
+    [(0, 10, 0, ()), (10, 43, 1, (2,))]
+    >>> out = io.BytesIO()
+    >>> for piece in pieces:
+    ...     piece.writer()(out)
+    >>> out.getvalue()
+    b'{"text": "a"}\n\n{"text": "c"}\n'
 """
 
 from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
+import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from ..errors import InputError
-from ..read.files import is_columnar, is_parquet, read_file_bytes, read_path_table, text_lines
+from ..read.files import (is_columnar, is_compressed, is_parquet, read_file_bytes,
+                          read_line_block, read_path_table, text_lines)
 from ..read.readers import is_utf16
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout,
                                   delimited_tables, json_array_raw)
@@ -72,11 +91,14 @@ def _line_rows(options: ReadOptions) -> Callable[[str], bool] | None:
 
 
 def _by_line(path: str, starts_row: Callable[[str], bool], removed: Sequence[int],
-             out: BinaryIO) -> None:
-    """:func:`_lines` in one pass, for a file whose rows are lines."""
+             out: BinaryIO, lines: Iterable[str] | None = None, first_row: int = 0) -> None:
+    """:func:`_lines` in one pass, for a file whose rows are lines (``lines``: the
+    file's, or a block's whose first row follows ``first_row`` rows)."""
     left = set(removed)
-    row, dropping = 0, False
-    for line in text_lines(path, "latin-1"):
+    row = first_row
+    dropping = row in left           # a block's first lines that start no row go with
+    left.discard(row)                # the removed row before them
+    for line in text_lines(path, "latin-1") if lines is None else lines:
         if starts_row(line):
             row += 1
             dropping = row in left
@@ -85,6 +107,82 @@ def _by_line(path: str, starts_row: Callable[[str], bool], removed: Sequence[int
             out.write(line.encode("latin-1"))
     if left:
         raise InputError(path, f"has no row {min(left)}: it changed since it was checked")
+
+
+class CleanedPiece(NamedTuple):
+    """A piece of a cleaned training file, written where it is run (a worker): bytes
+    ``[start, end)`` of a line-based file that is not compressed, whose first row
+    follows ``first_row`` rows (``end`` -1: the whole file, in any format), without
+    the rows numbered in ``removed`` (1-based in the file, ascending; row
+    ``first_row`` among them when it is removed: the lines that start the block
+    and no row went with it)."""
+    path: str
+    options: ReadOptions
+    layout: DelimitedLayout | None
+    start: int
+    end: int
+    first_row: int
+    removed: tuple[int, ...]
+
+    def writer(self) -> Writer:
+        if self.end < 0:
+            return cleaned_writer(self.path, self.options, self.removed, self.layout)
+        starts_row = _line_rows(self.options)
+        assert starts_row is not None
+
+        def write(out: BinaryIO) -> None:
+            block, _ = read_line_block(self.path, self.start, self.end)
+            lines = io.TextIOWrapper(io.BytesIO(block), encoding="latin-1", newline="")
+            _by_line(self.path, starts_row, self.removed, out, lines, self.first_row)
+        return write
+
+    def write_to(self, target: str) -> InputError | None:
+        """Write the piece as the new file ``target``; an error is returned, not raised
+        (a worker's result), and leaves no file."""
+        try:
+            with open(target, "xb") as f:
+                self.writer()(f)
+        except InputError as e:
+            _remove(target)
+            return e
+        except OSError as e:
+            _remove(target)
+            return InputError(target, f"cannot be written: {e.strerror or e}")
+        return None
+
+
+def cleaned_pieces(path: str, options: ReadOptions, layout: DelimitedLayout | None,
+                   removed: Sequence[int], parts: Sequence[tuple[int, int, int]]
+                   ) -> list[CleanedPiece]:
+    """The pieces a cleaned copy of ``path`` is written in: one per byte range of
+    ``parts`` (``(start, end, rows before it)``, in order, as the check read them)
+    where the file is line-based and not compressed, else the whole file."""
+    if (len(parts) < 2 or any(end < 0 for _, end, _ in parts) or is_compressed(path)
+            or is_columnar(path) or _line_rows(options) is None):
+        return [CleanedPiece(path, options, layout, 0, -1, 0, tuple(removed))]
+    pieces = []
+    for k, (start, end, first_row) in enumerate(parts):
+        last = parts[k + 1][2] if k + 1 < len(parts) else None
+        mine = tuple(r for r in removed if r >= first_row and (last is None or r <= last))
+        pieces.append(CleanedPiece(path, options, layout, start, end, first_row, mine))
+    return pieces
+
+
+def join_pieces(paths: Sequence[str]) -> Writer:
+    """A writer of the files at ``paths`` one after the other (pieces written by the
+    workers), byte for byte."""
+    def write(out: BinaryIO) -> None:
+        for path in paths:
+            with open(path, "rb") as f:
+                shutil.copyfileobj(f, out, 1 << 20)
+    return write
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _row_starts(path: str, options: ReadOptions, layout: DelimitedLayout | None
@@ -149,7 +247,7 @@ def _compressed(path: str, out: BinaryIO, write: Callable[[BinaryIO], None]) -> 
     lower = path.lower()
     stream: Any
     if lower.endswith(".gz"):
-        stream = gzip.GzipFile(fileobj=out, mode="wb", mtime=0)
+        stream = gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0)  # no name: same bytes wherever written
     elif lower.endswith(".bz2"):
         stream = bz2.BZ2File(out, "wb")
     elif lower.endswith(".xz"):
