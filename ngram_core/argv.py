@@ -10,7 +10,8 @@ defaults:
 * the program, A's name, then B's names in the order given;
 * ``--n``, ``--threshold`` (the text the person typed, stripped, when it reads
   as the threshold compared; else the number), ``--mode``, ``--layers`` (loose
-  mode only), ``--short-min``, ``--max-b-rows``, ``--keep-template``, ``--tokenizer``;
+  mode only), ``--short-min``, ``--max-b-rows``, ``--keep-template``, ``--tokenizer``,
+  ``--leave-out-text`` per passage left out;
 * for A, then for B, what the person *chose* (a :class:`CommandChoice`):
   ``--a-field`` per text field in order, ``--a-id-field`` (``''``: row
   numbers), ``--a-records``, ``--a-delimiter`` (by name: ``semicolon``),
@@ -201,6 +202,8 @@ def command_arguments(a_name: str, b_names: Sequence[str], settings: Settings,
         args.append("--keep-template")
     if settings.backend != "re":
         args += ["--tokenizer", settings.backend]
+    for text in settings.leave_out:
+        args += _option("--leave-out-text", text)
     return args + _file_flags("a", a) + _file_flags("b", b)
 
 

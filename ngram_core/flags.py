@@ -42,6 +42,12 @@ def add_matching_flags(p: argparse.ArgumentParser) -> None:
                    help="match A's template too: windows shared by at least half of A's rows "
                         "(and 10 of them), such as a shared instruction or few-shot examples, "
                         "are left out by default")
+    p.add_argument("--leave-out", action="append", metavar="FILE", default=[],
+                   help="a file of passages to leave out of matching, one per line (a "
+                        "licence line, a stock phrase): where a whole passage lies in a row "
+                        "of the test side, no window holding one of its tokens matches")
+    p.add_argument("--leave-out-text", action="append", metavar="TEXT", default=[],
+                   help="one passage to leave out, as --leave-out (repeat for several)")
     p.add_argument("--max-b-rows", type=int, metavar="K",
                    help="ignore n-grams found in more than K B rows (boilerplate); "
                         "default: keep all")
@@ -93,9 +99,27 @@ def add_engine_flags(p: argparse.ArgumentParser) -> None:
 
 def settings_of(args: argparse.Namespace) -> Settings:
     """The matching flags as :class:`~ngram_core.method.settings.Settings`."""
+    leave_out = [text for path in args.leave_out for text in passages_in(path)]
     return Settings(n=args.n, mode=args.mode, layers=args.layers, threshold=args.threshold,
                     backend=args.tokenizer, short_min=args.short_min,
-                    max_b_rows=args.max_b_rows, keep_template=args.keep_template)
+                    max_b_rows=args.max_b_rows, keep_template=args.keep_template,
+                    leave_out=tuple(leave_out + list(args.leave_out_text)))
+
+
+def passages_in(path: str) -> list[str]:
+    """The passages of a ``--leave-out`` file: its lines that are not blank."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise InputError(path, f"cannot be read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise InputError(path, "is not valid UTF-8: --leave-out reads one passage a line",
+                         line=line) from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def read_options(args: argparse.Namespace, side: str) -> ReadOptions:

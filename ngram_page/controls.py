@@ -73,6 +73,19 @@ def show_engine_bounds() -> None:
         el(f"layer-{layer}").defaultChecked = layer in DEFAULT_LAYERS
 
 
+#: The passages left out of the check from the review (``Settings.leave_out``), in the
+#: order they were left out.
+LEFT_OUT: list[str] = []
+
+
+def leave_out(text: str, out: bool = True) -> None:
+    """Leave a passage out of the check (``out`` False: put it back)."""
+    if out and text not in LEFT_OUT:
+        LEFT_OUT.append(text)
+    elif not out and text in LEFT_OUT:
+        LEFT_OUT.remove(text)
+
+
 def read_settings() -> Read | None:
     """Settings from the controls, or None after saying what is wrong next to them."""
     n = read_number("n", int, N_MIN, N_MAX, N_RULE)
@@ -97,7 +110,8 @@ def read_settings() -> Read | None:
         return None
     keep_template = bool(el("keep-template").checked)
     settings = Settings(n=n, mode=mode, layers=layers, threshold=threshold,
-                        short_min=short_min, max_b_rows=max_b_rows, keep_template=keep_template)
+                        short_min=short_min, max_b_rows=max_b_rows, keep_template=keep_template,
+                        leave_out=tuple(LEFT_OUT))
     set_text("more-settings-line", more_settings_line(mode, layers, short_min, max_b_rows,
                                                       keep_template))
     return Read(settings, str(el("threshold").value).strip())
@@ -118,6 +132,7 @@ def apply_link(link: LinkControls) -> None:
         el("short-min").value = link.short_min
     if link.keep_template:
         el("keep-template").checked = True
+    LEFT_OUT[:] = list(link.leave_out)
     if link.max_b_rows is not None:
         el("max-b-rows-on").checked = True
         el("max-b-rows").value = link.max_b_rows

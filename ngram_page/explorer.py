@@ -16,12 +16,13 @@ first page); ``body[data-selected]`` holds the selected row's position.
 from __future__ import annotations
 
 from ngram_core.report.definitions import DESCRIPTIONS
-from ngram_core.report.explore import (DIRTY_UNDER, SHOWS, SORTS, RowView, listed_rows,
-                                page_bounds, status_words)
+from ngram_core.report.explore import (DIRTY_UNDER, HOLDING, SHOWS, SORTS, RowView,
+                                       listed_rows, page_bounds, status_words)
 from ngram_core.method.match import CHECKABLE
 from ngram_core.report.summary import flag_rule, percent
 
 from .dom import el, fill_options, fill_rows, found, set_text
+from .text import shorten
 from .panes import b_file
 
 PAGE_ROWS = 50
@@ -57,6 +58,8 @@ class Explorer:
         self.position = 0                # the focused row's position in self.rows
         self.column = 0
         self.definitions = None
+        #: the rows holding a passage picked in the review, and its text (None: none)
+        self.holding: tuple[set[int], str] | None = None
 
     # --- the controls -----------------------------------------------------------
 
@@ -68,6 +71,9 @@ class Explorer:
             for d in self.definitions:
                 shows.append(DIRTY_UNDER + d.name)
                 labels.append(f"Dirty under {definition_title(d.name)}")
+        if self.holding is not None:
+            shows.append(HOLDING)
+            labels.append(holding_title(self.holding[1]))
         chosen = self.view.show if self.view.show in shows else "all"
         fill_options(el("rows-show"), shows, labels, [chosen])
         sort = f"{self.view.sort}:{'desc' if self._descending() else 'asc'}"
@@ -103,7 +109,17 @@ class Explorer:
         descending = self._descending()
         sort = None if view.sort == "worst" and descending == SORTS["worst"][1] else \
             f"{view.sort}:{'desc' if descending else 'asc'}"
-        return (None if view.show == "checkable" else view.show), sort, view.search
+        show = None if view.show in ("checkable", HOLDING) else view.show
+        return show, sort, view.search
+
+    def show_holding(self, rows: set[int], text: str) -> None:
+        """List the rows holding a passage (from the review), from the first page."""
+        self.holding = (rows, text)
+        self.view = self.view._replace(show=HOLDING)
+        self.offer_choices()
+        self.page = self.position = 0
+        self.relist()
+        self.on_select(0 if self.rows else None, False)
 
     def header_clicked(self, event) -> None:
         """A click on a column's heading sorts by it (again: the other way)."""
@@ -122,6 +138,10 @@ class Explorer:
         """A new result: the same view over its rows, from the first page."""
         self.result = result
         self.definitions = None
+        if self.holding is not None:          # the rows of another result's passage
+            self.holding = None
+            if self.view.show == HOLDING:
+                self.view = self.view._replace(show="checkable")
         self.page = self.position = 0
         self.offer_choices()
         el("b-file-col").hidden = not self._several()
@@ -142,7 +162,8 @@ class Explorer:
             return
         dirty_under = self.definitions.dirty_rows if self.definitions is not None else None
         self.rows = listed_rows(result.matches, result.a_rows, self.view,
-                                result.settings.threshold, dirty_under)
+                                result.settings.threshold, dirty_under,
+                                self.holding[0] if self.holding is not None else None)
         self.position = min(self.position, max(0, len(self.rows) - 1))
         self.draw()
 
@@ -312,6 +333,8 @@ def view_title(view: RowView) -> str:
     """The explorer's heading: ``"Every checkable row, worst first."`` by default."""
     if view.show.startswith(DIRTY_UNDER):
         what = f"Rows dirty under {definition_title(view.show[len(DIRTY_UNDER):])}"
+    elif view.show == HOLDING:
+        what = "Rows holding the passage picked in the review"
     else:
         what = {"checkable": "Every checkable row", "all": "Every row of file A"}.get(
             view.show, SHOWS.get(view.show, view.show))
@@ -324,6 +347,15 @@ def view_title(view: RowView) -> str:
         order += ", reversed"
     found_text = f" holding \u201c{view.search.strip()}\u201d" if view.search.strip() else ""
     return f"{what}{found_text}, {order}."
+
+
+def holding_title(text: str) -> str:
+    """The Show list's entry for the rows holding a passage.
+
+    >>> holding_title("licensed under the Apache License")
+    'Rows holding “licensed under the Apache License”'
+    """
+    return f"Rows holding \u201c{shorten(text, 60)}\u201d"
 
 
 def definition_title(name: str) -> str:

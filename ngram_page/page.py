@@ -29,6 +29,7 @@ from .dom import bring_into_view, el, js, mark, set_text, wasm_bytes
 from .download import save_csv
 from .explorer import Explorer
 from .reporting import Reporting, Shown
+from .review_view import ReviewView
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
 from .suite_view import SuiteView
@@ -59,6 +60,7 @@ class Page:
         self.verdict = Verdict()
         self.explorer = Explorer(self.row_focused)
         self.suite = SuiteView(self.eval_picked)   # several test sets in slot A
+        self.review = ReviewView(self.explorer_holding, self.left_out, self.put_back)
         self.runs = 0
         self.loads = 0
         query = parse_query(str(js.window.location.search))
@@ -151,6 +153,22 @@ class Page:
         if await self.load_bytes("a", [self.suite.evals[position]]):
             self.recompute()
         self.loaded()
+
+    # --- the review of shared passages -----------------------------------------------
+
+    def explorer_holding(self, rows: set[int], text: str) -> None:
+        """Show the rows holding a passage picked in the review."""
+        self.explorer.show_holding(rows, text)
+        bring_into_view("explorer")
+
+    def left_out(self, text: str) -> None:
+        """Leave a passage out of the check: checked again without it."""
+        controls.leave_out(text)
+        self.recompute()
+
+    def put_back(self, text: str) -> None:
+        controls.leave_out(text, out=False)
+        self.recompute()
 
     def fields_changed(self, key: str, which: str) -> None:
         """The person picked in the text list or the id list (``which``)."""
@@ -270,6 +288,7 @@ class Page:
         done = time.perf_counter()
         await runner.breathe("drawing")
         runner.report(started, computed, done)
+        await self.review.draw(result, runner)
         await self.report.compute(result, self.shown, self.runs, self.explorer.definitions_ready)
         if self.suite.active:
             await self.suite.compute(runner, b, settings)
@@ -280,7 +299,7 @@ class Page:
         search = build_query(s.n, read.threshold_text, s.mode, s.layers,
                              {key: slot.link_choice() for key, slot in self.slots.items()},
                              short_min=s.short_min, max_b_rows=s.max_b_rows,
-                             keep_template=s.keep_template)
+                             keep_template=s.keep_template, leave_out=s.leave_out)
         self.replace_link(search, self.fragment())
 
     def fragment(self) -> str:

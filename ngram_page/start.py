@@ -63,6 +63,7 @@ def wire(page):
     on("cancel", "click", lambda event: page.cancel())
     explorer = page.explorer
     on("suite-table", "click", page.suite.clicked)
+    on("review", "click", page.review.clicked)
     on("rows-table", "click", explorer.clicked)
     on("rows-table", "keydown", explorer.keydown)
     on(el("rows-table").tHead, "click", explorer.header_clicked)

@@ -22,7 +22,7 @@ from ngram_core.method.settings import Settings
 from ngram_core.report.summary import percent
 from ngram_core.table import ReadOptions
 
-from .dom import create, el, mark, set_text
+from .dom import create, el, found, mark, set_text
 from .verdict import show_progress
 
 
@@ -96,7 +96,7 @@ class SuiteView:
 
     def clicked(self, event) -> None:
         button = event.target.closest("button[data-eval]")
-        if button is None:
+        if not found(button):
             return
         position = int(button.dataset.eval)
         if position != self.current:

@@ -3,7 +3,8 @@
 A link carries the settings (``n``, ``threshold`` exactly as typed, ``mode``,
 ``layers``, ``short_min`` when not the default, ``max_b_rows`` when the
 frequency filter is on, ``keep_template=1`` when file A's template is matched
-too) and each slot's chosen fields (``a_field`` repeated,
+too, ``leave_out`` repeated: each passage left out of the check) and each slot's
+chosen fields (``a_field`` repeated,
 ``a_id``; ``b_...``), never a file's content; the files' names go in the
 fragment (:func:`linked_files`), which no request carries. Parsing and building follow the URL
 standard's ``application/x-www-form-urlencoded`` rules, as ``URLSearchParams``
@@ -14,6 +15,9 @@ does, so the link the page writes is the one the browser's own serializer would.
     (['question', 'context'], '8')
     >>> build_query(8, "0", "strict", (), {"a": FieldChoice(["text"], True, None)})
     '?n=8&threshold=0&mode=strict&a_field=text&a_id='
+    >>> link = build_query(13, "0", "strict", (), {}, leave_out=("Licensed under MIT & co",))
+    >>> link, link_controls(parse_query(link)).leave_out
+    ('?n=13&threshold=0&mode=strict&leave_out=Licensed+under+MIT+%26+co', ('Licensed under MIT & co',))
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ class LinkControls:
     short_min: str | None = None
     max_b_rows: str | None = None    # None: the filter stays off
     keep_template: bool = False
+    leave_out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,8 @@ def link_controls(query: dict[str, list[str]]) -> LinkControls:
                         strict=query.get("mode", [""])[0] == "strict", layers=layers,
                         short_min=_first(query, "short_min"),
                         max_b_rows=_first(query, "max_b_rows"),
-                        keep_template=_first(query, "keep_template") == "1")
+                        keep_template=_first(query, "keep_template") == "1",
+                        leave_out=tuple(t for t in query.get("leave_out", []) if t.strip()))
 
 
 def asked_choice(query: dict[str, list[str]], key: str) -> FieldChoice:
@@ -102,7 +108,8 @@ def field_choice(query: dict[str, list[str]], key: str, fields: list[str]) -> Fi
 
 def build_query(n: int, threshold: str, mode: str, layers: tuple,
                 choices: dict[str, FieldChoice], *, short_min: int = SHORT_MIN_DEFAULT,
-                max_b_rows: int | None = None, keep_template: bool = False) -> str:
+                max_b_rows: int | None = None, keep_template: bool = False,
+                leave_out: tuple[str, ...] = ()) -> str:
     """The query string (with its ``?``) a link to these settings and fields carries.
 
     ``threshold`` is the text the person typed (stripped), so the link opens
@@ -117,6 +124,7 @@ def build_query(n: int, threshold: str, mode: str, layers: tuple,
         params.append(("max_b_rows", str(max_b_rows)))
     if keep_template:
         params.append(("keep_template", "1"))
+    params += [("leave_out", text) for text in leave_out]
     for key, choice in choices.items():
         for field in choice.text_fields or []:
             params.append((f"{key}_field", field))

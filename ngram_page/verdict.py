@@ -13,6 +13,7 @@ Cancel button show. Every sentence comes from ``ngram_core.report.summary``.
 
 from __future__ import annotations
 
+from ngram_core.method.tokenize import layers_words
 from ngram_core.read.fields import unchecked_text_notice
 from ngram_core.report.summary import (brief, cap_notice, flagged_figure, headline, reading_brief,
                                settings_line)
@@ -64,6 +65,7 @@ class Verdict:
         set_text("bar-read", reading_brief(*names, s))
         el("example-note").hidden = not example
         set_text("settings-line", settings_line(*names, s, result.tokenizer.description))
+        set_text("layers-words", layers_words(result.settings.layers, result.settings.mode))
         notice = cap_notice(s)
         set_text("cap-notice", notice)
         el("cap-notice").hidden = not notice
@@ -79,7 +81,7 @@ class Verdict:
             el(element_id).textContent = "\u2013"
             el(element_id).className = base
         set_text("headline", sentence)
-        for element_id in ("bar-sentence", "bar-read", "settings-line"):
+        for element_id in ("bar-sentence", "bar-read", "settings-line", "layers-words"):
             set_text(element_id, "")
         el("example-note").hidden = True
         for button in ("copy-link", "copy-command"):

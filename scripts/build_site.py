@@ -46,7 +46,7 @@ ENGINE_MODULES = ("__init__", "errors", "steps", "table", "argv",
                   "method.window_filter_plain",
                   "report.__init__", "report.summary", "report.export", "report.result",
                   "report.definitions", "report.scores", "report.clean_split",
-                  "report.contamination", "report.explore",
+                  "report.contamination", "report.explore", "report.shared_windows",
                   "run.__init__", "run.check", "run.warm", "run.stream", "run.suite")
 #: Shipped engine modules the snapshot does not import: the streamed check and the
 #: suite, which the tab imports only when several test sets are picked (their

@@ -32,6 +32,10 @@ def test_worked_example_is_shown_on_first_load(page):
     assert page.is_visible("#example-note")
     assert page.inner_text("#settings-line").startswith(
         "test-set.json checked against training-corpus.json at n = 13 with a 0 percent threshold.")
+    assert page.inner_text("#layers-words") == (        # L1+L3+L4 in words
+        "L1+L3+L4: format characters (soft hyphens, zero-width spaces) dropped, compatibility "
+        "forms folded (NFKC: full-width letters, ligatures), lower-cased, in that order, "
+        "token by token.")
     c = counted(page)
     assert (c["Rows flagged"], c["Rows checkable"], c["Overall dirty-token share"],
             c["Rows shorter than 13 tokens"], c["Rows with no text"]) == ("2", "3", "31.3%", "1", "0")
@@ -81,6 +85,7 @@ def test_controls_recompute(page):
     wait_for_run(page, before)
     assert page.is_disabled("#layer-L1")
     assert "Tokens split on whitespace only" in page.inner_text("#settings-line")
+    assert page.inner_text("#layers-words") == ""           # strict: no layers to explain
     assert "mode=strict" in page.url
 
 
@@ -92,6 +97,8 @@ def test_shared_link_opens_with_its_settings(site):
     assert page.is_checked("#layer-L2") and not page.is_checked("#layer-L3")
     assert "at n = 8 and a 10 percent threshold" in page.inner_text("#headline")
     assert "normalized with L1+L2." in page.inner_text("#settings-line")
+    assert page.inner_text("#layers-words") == (
+        "L1+L2: lower-cased, accents stripped, in that order, token by token.")
     assert not watch.problems(page)
     context.close()
 

@@ -111,7 +111,7 @@ def test_a_stale_result_keeps_its_contrast(page):
     assert_no_axe_violation(page)
 
 
-def test_fewer_than_40_tab_stops_reach_every_control_whatever_the_rows(page):
+def test_fewer_than_45_tab_stops_reach_every_control_whatever_the_rows(page):
     load_pair(page, *big_pair(), timeout=120_000)
     page.wait_for_function("Number(document.body.dataset.reported) >= 1", timeout=120_000)
     stops = page.evaluate("""() => {
@@ -128,7 +128,9 @@ def test_fewer_than_40_tab_stops_reach_every_control_whatever_the_rows(page):
             return true;
         }).map((e) => e.id || e.tagName);
     }""")
-    assert len(stops) < 40, " ".join(stops)
+    # the page's own controls (the review of shared passages is the 40th): a fixed
+    # number, however many rows the big pair has
+    assert len(stops) < 45, " ".join(stops)
     # the keyboard really goes there: Tab from the top visits the same stops in turn
     page.evaluate("document.activeElement && document.activeElement.blur()")
     page.evaluate("window.scrollTo(0, 0)")

@@ -74,6 +74,8 @@ def test_several_test_sets_give_the_commands_table_and_each_opens_its_own_check(
     assert page.get_attribute("#suite-table button[data-eval='1']", "aria-pressed") == "true"
     assert suite_cells(page) == expected
     assert page.inner_text("#command-line").startswith("ngram-overlap squad.json ")
+    page.click("#suite-table tbody tr:first-child td:nth-child(2)")   # no button: nothing
+    assert page.inner_text("#a-name") == "squad.json" and not watch.problems(page)
     assert_no_axe_violation(page)
     # one test set picked again: the table goes
     before = runs(page)

@@ -37,7 +37,10 @@ class Settings:
     tokens is tested for containment in a B row; 0: never), max_b_rows
     (ignore a window found in more than this many B rows; None: keep all) and
     keep_template (match the test file's template too: the windows most of its
-    rows share, left out by default, see :mod:`~ngram_core.method.template`)."""
+    rows share, left out by default, see :mod:`~ngram_core.method.template`) and
+    leave_out (passages left out of matching as the template is, wherever they lie
+    in A: a licence line, a stock phrase; see
+    :func:`~ngram_core.method.template.left_out`)."""
     n: int = N_DEFAULT
     mode: str = "loose"
     layers: tuple[str, ...] = DEFAULT_LAYERS
@@ -47,6 +50,7 @@ class Settings:
     short_min: int = SHORT_MIN_DEFAULT
     max_b_rows: int | None = None
     keep_template: bool = False
+    leave_out: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.n
@@ -71,6 +75,10 @@ class Settings:
                                           f"not {self.short_min!r}")
         if not isinstance(self.keep_template, bool):
             raise InputError("keep-template", f"must be true or false, not {self.keep_template!r}")
+        if isinstance(self.leave_out, str) or not all(isinstance(t, str) for t in self.leave_out):
+            raise InputError("leave-out", f"must be a list of passages, not {self.leave_out!r}")
+        object.__setattr__(self, "leave_out", tuple(dict.fromkeys(
+            t.strip() for t in self.leave_out if t.strip())))
         if self.max_b_rows is not None and (not _whole(self.max_b_rows) or self.max_b_rows < 1):
             raise InputError("max-b-rows", f"must be a whole number, 1 or more, "
                                            f"not {self.max_b_rows!r}")

@@ -37,11 +37,12 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from itertools import islice
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .match import covered_runs
 from ..steps import Pacer, run_steps
-from .tokenize import TokenizedRows
+from .tokenize import TokenizedRows, tokenize_rows
 
 #: A template window is in at least this share of A's rows with text...
 TEMPLATE_SHARE = 0.5
@@ -51,7 +52,8 @@ TEMPLATE_MIN_ROWS = 10
 PASSAGES_SHOWN = 3
 SAMPLE_CHARS = 60
 
-__all__ = ["Passage", "Template", "find_template", "find_template_steps", "NO_TEMPLATE"]
+__all__ = ["Passage", "Template", "find_template", "find_template_steps", "left_out",
+           "NO_TEMPLATE"]
 
 
 class Passage(NamedTuple):
@@ -80,6 +82,8 @@ class Template(NamedTuple):
     rows_with_text: int
     passages: tuple[Passage, ...]
     masked: tuple[int, ...] = ()
+    #: the rows where a passage the check was told to leave out was found (:func:`left_out`)
+    left_out_rows: int = 0
 
 
 NO_TEMPLATE = Template(frozenset(), 0, 0, ())
@@ -187,3 +191,53 @@ def _field_at(a: TokenizedRows, row: int, token: int) -> str:
 def find_template(a: TokenizedRows, n: int, tokenizer) -> Template:
     """:func:`find_template_steps` run to the end."""
     return run_steps(find_template_steps(a, n, tokenizer))
+
+
+def left_out(template: Template, a: TokenizedRows, n: int, tokenizer,
+             texts: Sequence[str]) -> Template:
+    """``template`` with the passages ``texts`` left out too, as the template is: the
+    ones a person dismissed (a licence line, a stock phrase). Wherever a text's whole
+    token sequence lies in an A row, every window holding one of its tokens matches
+    nothing; ``left_out_rows`` counts the rows where one was found. With n = 3, "the
+    end" (matched as tokens: any case) in the second row, ``a b The end c``, tokens
+    ``[4, 9)``: every window of that row holds one of its tokens (``a b the``, ``b the
+    end``, ``the end c``), so the starts ``[4, 7)`` are masked::
+
+        >>> from ngram_core.method.tokenize import Tokenizer
+        >>> from ngram_core.table import Row
+        >>> t = Tokenizer()
+        >>> a = tokenize_rows([Row(1, "1", "x y z w"), Row(2, "2", "a b The end c")], t)
+        >>> found = left_out(NO_TEMPLATE, a, 3, t, ["the END"])
+        >>> found.masked, found.left_out_rows
+        ((4, 7), 1)
+    """
+    texts = [text for text in texts if text.strip()]
+    if not texts:
+        return template
+    from ..table import Row
+    passages = tokenize_rows([Row(k + 1, "", text) for k, text in enumerate(texts)], tokenizer)
+    buf, offsets = a.buffer, a.offsets
+    ranges = list(zip(template.masked[::2], template.masked[1::2]))
+    rows: set[int] = set()
+    for k in range(len(texts)):
+        needle = passages.buffer[4 * passages.offsets[k]:4 * passages.offsets[k + 1]]
+        size = len(needle) // 4
+        at = buf.find(needle) if size else -1
+        while at >= 0:
+            g = at // 4
+            r = bisect_right(offsets, g) - 1
+            if at % 4 == 0 and g + size <= offsets[r + 1]:     # whole tokens, in one row
+                begin, end = offsets[r], offsets[r + 1]
+                first, stop = max(g - n + 1, begin), min(g + size, end - n + 1)
+                if first < stop:
+                    ranges.append((first, stop))
+                rows.add(r)
+            at = buf.find(needle, at + 1)
+    merged: list[int] = []
+    for first, stop in sorted(ranges):
+        if merged and first <= merged[-1]:
+            merged[-1] = max(merged[-1], stop)
+        else:
+            merged += (first, stop)
+    return template._replace(masked=tuple(merged), left_out_rows=len(rows))
+

@@ -91,6 +91,30 @@ def layers_label(layers) -> str:
     return "+".join(layers) or "none"
 
 
+#: Each layer in words, in the order the layers apply.
+LAYER_WORDS = {"L4": "format characters (soft hyphens, zero-width spaces) dropped",
+               "L3": "compatibility forms folded (NFKC: full-width letters, ligatures)",
+               "L1": "lower-cased",
+               "L2": "accents stripped"}
+
+
+def layers_words(layers, mode: str = "loose") -> str:
+    """The layers of a loose check in words, for a reader who does not know the labels::
+
+        >>> layers_words(("L1", "L3", "L4"))
+        'L1+L3+L4: format characters (soft hyphens, zero-width spaces) dropped, compatibility forms folded (NFKC: full-width letters, ligatures), lower-cased, in that order, token by token.'
+        >>> layers_words(("L1",)), layers_words(()), layers_words(("L1",), "strict")
+        ('L1: lower-cased, token by token.', 'No normalization: tokens are compared as written.', '')
+    """
+    if mode != "loose":
+        return ""
+    steps = [LAYER_WORDS[layer] for layer in LAYER_WORDS if layer in layers]
+    if not steps:
+        return "No normalization: tokens are compared as written."
+    order = ", in that order" if len(steps) > 1 else ""
+    return f"{layers_label(layers)}: {', '.join(steps)}{order}, token by token."
+
+
 def _in_token_class(category: str) -> bool:
     return category[0] in _TOKEN_CATEGORIES or category == "Cf"
 

@@ -6,8 +6,9 @@ page's row explorer draws what this returns and computes nothing itself.
 * ``show`` keeps the rows of one kind (:data:`SHOWS`): every row, the flagged
   ones, those with at least one shared window, the checkable ones, the short
   rows equal to a whole B row (duplicates) or found inside one (contained),
-  the rows that cannot be checked (short or blank), or ``dirty:<name>``: the
-  rows a published definition calls dirty;
+  the rows that cannot be checked (short or blank), ``dirty:<name>``: the
+  rows a published definition calls dirty, or ``holding``: the rows given as
+  holding a passage (one of :mod:`~ngram_core.report.shared_windows`);
 * ``search`` keeps the rows whose id or text holds it, compared case-folded
   (``"Moon"`` finds ``"the moon"``); blank keeps every row;
 * ``sort`` orders them by one column (:data:`SORTS`), ties in file order;
@@ -28,6 +29,8 @@ Row 2 is flagged (one window, 3 of 4 tokens), row 0 clean, row 1 short::
     [2]
     >>> listed_rows(matches, rows, RowView(search="moon", sort="row"), threshold=0)
     [2]
+    >>> listed_rows(matches, rows, RowView(show="holding"), threshold=0, holding={0, 2})
+    [2, 0]
     >>> page_bounds(120, page=2, size=50)
     (100, 120)
 """
@@ -35,7 +38,7 @@ Row 2 is flagged (one window, 3 of 4 tokens), row 0 clean, row 1 short::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any, NamedTuple
 
 from ..method.match import BLANK, CHECKABLE, SHORT, RowMatch
@@ -53,6 +56,7 @@ SHOWS = {
     "unchecked": "Rows that cannot be checked (short or blank)",
 }
 DIRTY_UNDER = "dirty:"          # + a definition's name: the rows it calls dirty
+HOLDING = "holding"             # the rows holding a passage, given with the view
 
 #: What the "Sort by" control offers: key -> (words, descending by default).
 SORTS = {
@@ -82,8 +86,12 @@ def _digits_key(text: str) -> tuple:
                  for part in re.split(r"(\d+)", text.casefold()) if part)
 
 
-def _kept(show: str, threshold: float, dirty_under: Callable[[str], set[int]] | None):
+def _kept(show: str, threshold: float, dirty_under: Callable[[str], set[int]] | None,
+          holding: Container[int] | None = None):
     flagged = flag_rule(threshold)
+    if show == HOLDING:
+        kept = holding if holding is not None else set()
+        return lambda m: m.row in kept
     if show.startswith(DIRTY_UNDER):
         rows = dirty_under(show[len(DIRTY_UNDER):]) if dirty_under is not None else set()
         return lambda m: m.row in rows
@@ -123,13 +131,15 @@ def _sort_key(sort: str, a_rows: Sequence[Row]) -> Callable[[RowMatch], Any]:
 
 def listed_rows(matches: Sequence[RowMatch], a_rows: Sequence[Row], view: RowView,
                 threshold: float,
-                dirty_under: Callable[[str], set[int]] | None = None) -> list[int]:
+                dirty_under: Callable[[str], set[int]] | None = None,
+                holding: Container[int] | None = None) -> list[int]:
     """The 0-based A rows the view shows, in its order (see the module's rules).
 
     ``dirty_under(name)``: the rows a published definition calls dirty, for
-    ``show="dirty:<name>"`` (none while the definitions are not computed).
+    ``show="dirty:<name>"`` (none while the definitions are not computed);
+    ``holding``: the rows ``show="holding"`` keeps.
     """
-    keep = _kept(view.show, threshold, dirty_under)
+    keep = _kept(view.show, threshold, dirty_under, holding)
     needle = view.search.strip().casefold()
     chosen = [m for m in matches if keep(m)]
     if needle:

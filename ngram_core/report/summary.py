@@ -156,6 +156,10 @@ class Summary:
     template_windows: int = 0
     template_rows: int = 0
     template: list[str] = field(default_factory=list)
+    #: the passages left out of matching as asked (``--leave-out``), and the A rows
+    #: holding one
+    left_out: list[str] = field(default_factory=list)
+    left_out_rows: int = 0
     short_min: int = 0
     max_b_rows: int | None = None
     a_fields: list[str] = field(default_factory=list)
@@ -223,6 +227,7 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         template_windows=len(template.windows), template_rows=template.rows,
         template=[p.describe(fields_label(a_fields) or "text", template.rows_with_text)
                   for p in template.passages],
+        left_out=list(settings.leave_out), left_out_rows=template.left_out_rows,
         fields=field_figures(matches, a_rows, part_ends or {}, a_fields) if a_rows else [])
 
 
@@ -287,6 +292,11 @@ def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str
     line = f"{line} {read}" if read else line
     if s.template:
         line += " Of A, " + "; ".join(s.template) + "."
+    if s.left_out:
+        count = len(s.left_out)
+        line += (f" Left out as asked: {count:,} {'passage' if count == 1 else 'passages'}, "
+                 f"found in {s.left_out_rows:,} {'row' if s.left_out_rows == 1 else 'rows'} "
+                 f"of A.")
     return line
 
 

@@ -27,7 +27,7 @@ from ..table import Row
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
-from ..method.template import NO_TEMPLATE, Template, find_template_steps
+from ..method.template import NO_TEMPLATE, Template, find_template_steps, left_out
 from ..steps import relabel, run_steps, stage_fraction
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
 
@@ -145,13 +145,14 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
         index = cache.index = yield from _stage(
             "index B", len(b.ids), build_index_steps(b, *settings.index_rules))
         cache.matches = None
-    template_rule = (settings.n, settings.keep_template)
+    template_rule = (settings.n, settings.keep_template, settings.leave_out)
     if cache.matches is None or cache.short_min != settings.short_min or \
             cache.template_rule != template_rule:
         template = NO_TEMPLATE
         if not settings.keep_template:
             template = yield from _stage("match A", len(a.ids),
                                          find_template_steps(a, settings.n, tokenizer))
+        template = left_out(template, a, settings.n, tokenizer, settings.leave_out)
         cache.template, cache.template_rule = template, template_rule
         matches = yield from _stage("match A", len(a.ids),
                                     match_rows_steps(a, b, index, template.masked))

@@ -73,7 +73,7 @@ from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
 from ..steps import run_steps
-from ..method.template import NO_TEMPLATE, Template, find_template
+from ..method.template import NO_TEMPLATE, Template, find_template, left_out
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows
 from ..method.tokenize_arrow import tokenize_rows_arrow
 try:
@@ -908,6 +908,7 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
     parts = plan_partitions(b_paths, b_options, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
     template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n, tokenizer)
+    template = left_out(template, a, settings.n, tokenizer, settings.leave_out)
     if template.masked:
         index = index.unmasked(template.masked)         # A's template matches nothing
     choices: dict[int, tuple[list[str], str]] = {}

@@ -37,7 +37,7 @@ from ..method.tokenize import TokenizedRows
 from ..method.tokenize_arrow import tokenize_rows_arrow
 from ..method.settings import Settings
 from ..table import ReadOptions, Row
-from ..method.template import NO_TEMPLATE, Template, find_template
+from ..method.template import NO_TEMPLATE, Template, find_template, left_out
 from ..steps import StepGenerator, run_steps
 
 
@@ -272,6 +272,7 @@ def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings
         tokenizer, a, index = index_a(ev.rows, settings, shared)
         template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n,
                                                                             tokenizer)
+        template = left_out(template, a, settings.n, tokenizer, settings.leave_out)
         if template.masked:
             index = index.unmasked(template.masked)
         prepared.append((tokenizer, a, index, template))

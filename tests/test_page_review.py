@@ -1,0 +1,81 @@
+"""Reviewing matches (#37): the passages most shared with file B list a licence line
+before the leak; each shows the rows holding it in the explorer, and leaving one out
+gives the command's bytes with that passage left out; the link keeps it and the
+copied command line carries it. Real Chromium, both widths."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from browser import open_page, runs, site, wait_for_run  # noqa: F401 (fixture)
+from test_page_a11y import assert_no_axe_violation
+from test_page_support import PAGE_FIXTURES, command, download, load_pair, table_rows
+
+A, B = PAGE_FIXTURES / "licensed-questions.jsonl", PAGE_FIXTURES / "licensed-pages.jsonl"
+LICENCE = ("Licensed under the Creative Commons Attribution Share Alike licence, version four "
+           "point zero")
+
+
+def review_rows(page):
+    return page.eval_on_selector("#review-table tbody", """body => [...body.rows].map(
+        (row) => [...row.cells].slice(0, 3).map((c) => c.innerText.trim()))""")
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_licence_line_is_seen_first_shown_and_left_out_as_the_command_does(
+        site, width, tmp_path):
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    load_pair(page, A, B)
+    assert page.inner_text("#flagged-figure") == "100.0%"          # the licence, everywhere
+    page.click("#review-summary")
+    listed = review_rows(page)
+    assert listed[0] == [LICENCE, "6", "8"]        # the most rows of A first
+    assert any(row[0].startswith("The committee met") and row[1:] == ["1", "1"]
+               for row in listed)                                   # the leak: one row
+    assert_no_axe_violation(page)
+    # the rows holding it, in the explorer
+    page.click("#review-table tbody tr:first-child button[data-show]")
+    assert page.input_value("#rows-show") == "holding"
+    assert sorted(r[0] for r in table_rows(page)) == ["q1", "q2", "q3", "q4", "q5", "q6"]
+    # left out: checked again without it; the same bytes as the command's
+    before = runs(page)
+    page.click("#review-table tbody tr:first-child button[data-leave]")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    assert page.inner_text("#flagged-figure") == "16.7%"            # the leak alone
+    assert page.input_value("#rows-show") == "checkable"            # the old rows' filter goes
+    assert page.inner_text("#left-out-list").startswith(LICENCE)
+    assert f"--leave-out-text '{LICENCE}'" in page.inner_text("#command-line")
+    assert parse_qs(urlparse(page.url).query)["leave_out"] == [LICENCE]
+    _, csv_bytes, rows_bytes = command([A.name, B.name, "--leave-out-text", LICENCE], tmp_path)
+    assert download(page, "#download-csv", tmp_path)[1] == csv_bytes
+    assert download(page, "#download-rows-csv", tmp_path)[1] == rows_bytes
+    assert "Left out as asked: 1 passage, found in 6 rows of A." in \
+        page.inner_text("#settings-line")
+    assert_no_axe_violation(page)
+    # put back: the first figure again
+    before = runs(page)
+    page.click("#left-out-list button")
+    wait_for_run(page, before)
+    assert page.inner_text("#flagged-figure") == "100.0%"
+    assert "leave_out" not in urlparse(page.url).query
+    assert not watch.problems(page)
+    context.close()
+
+
+def test_a_link_with_a_passage_left_out_opens_with_it_left_out(site):
+    base, browser = site
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    query = "?" + "&".join(["n=13", "threshold=0", "mode=loose",
+                            "leave_out=" + LICENCE.replace(" ", "+").replace(",", "%2C")])
+    page, watch = open_page(context, base, query, example=False)
+    load_pair(page, A, B)
+    assert page.inner_text("#flagged-figure") == "16.7%"
+    page.click("#review-summary")
+    assert page.inner_text("#left-out-list").startswith(LICENCE)
+    assert not watch.problems(page)
+    context.close()
