@@ -33,7 +33,7 @@ from .review_view import ReviewView
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
 from .suite_view import SuiteView
-from .text import linked_files_sentence
+from .text import change_line, linked_files_sentence
 from .urlstate import (ViewLink, asked_choice, build_query, files_fragment, link_controls,
                        linked_files, linked_view, parse_query)
 from .verdict import Verdict, copy_text, show_progress
@@ -54,6 +54,7 @@ class Page:
         self.runner = Runner()
         self.report = Reporting(self.runner)   # definitions, scores, the clean split
         self.result = None           # the last valid CheckResult
+        self.checked_files: tuple = ()   # the files it was checked from (names, data)
         self.shown: Shown | None = None
         self.cache = CheckCache()    # tokens and index kept between checks
         self.selected = None         # the explorer's position of the row shown, or None
@@ -269,7 +270,14 @@ class Page:
         finally:
             self.verdict.working(False)
         await runner.turn("checked")
+        files = tuple((f.name, id(f.data)) for slot in (a, b) for f in slot.files)
+        before = self.result if files == self.checked_files else None
+        self.checked_files = files
         self.result = result
+        change = "" if before is None else change_line(
+            (before.settings, before.summary), (result.settings, result.summary))
+        set_text("change-line", change)
+        el("change-line").hidden = not change
         choice = a.choice
         self.shown = Shown(a.names[0], b.names, read.threshold_text, a.example and b.example,
                            a.files[0], (choice.id_field or "") if choice.id_chosen else None)

@@ -280,3 +280,60 @@ def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None
                if max_b_rows is not None else "no n-gram ignored")
     line = f"{how}; {short}; {ignored}"
     return line + "; file A's template matched too" if keep_template else line
+
+
+def change_line(before, after) -> str:
+    """What a change of the controls moved, between two checks of the same files:
+    ``before`` and ``after`` are ``(settings, summary)``. Empty when no setting and no
+    field read changed (new files: nothing to compare)::
+
+        >>> from ngram_core.method.settings import Settings
+        >>> from ngram_core.report.summary import Summary
+        >>> def summary(flagged, checkable):
+        ...     return Summary(1300, checkable, flagged, 0, 0, 0, 0, 100, 9, 0, 9, 13,
+        ...                    "loose", "L1+L3+L4", 0.0, "re", "15")
+        >>> change_line((Settings(n=13), summary(26, 1193)), (Settings(n=8), summary(53, 1221)))
+        'n 13 → 8: rows flagged 2.2% → 4.3%; 28 more rows are checkable.'
+        >>> change_line((Settings(), summary(26, 1193)), (Settings(threshold=10), summary(26, 1193)))
+        'threshold 0% → 10%: nothing changed (2.2% of 1,193 checkable rows flagged).'
+    """
+    from ngram_core.method.tokenize import layers_label
+    from ngram_core.report.summary import flagged_figure, number
+
+    (s0, r0), (s1, r1) = before, after
+    moves = []
+    if s0.n != s1.n:
+        moves.append(f"n {s0.n} → {s1.n}")
+    if s0.threshold != s1.threshold:
+        moves.append(f"threshold {number(s0.threshold)}% → {number(s1.threshold)}%")
+    if s0.mode != s1.mode:
+        moves.append(f"{s0.mode} → {s1.mode} matching")
+    elif s0.layers != s1.layers:
+        moves.append(f"layers {layers_label(s0.layers)} → {layers_label(s1.layers)}")
+    if s0.short_min != s1.short_min:
+        moves.append(f"short-row minimum {s0.short_min} → {s1.short_min}")
+    if s0.max_b_rows != s1.max_b_rows:
+        moves.append(f"B-row limit {s0.max_b_rows or 'off'} → {s1.max_b_rows or 'off'}")
+    if s0.keep_template != s1.keep_template:
+        moves.append("A's template matched" if s1.keep_template else "A's template left out")
+    if s0.leave_out != s1.leave_out:
+        moves.append(f"passages left out {len(s0.leave_out)} → {len(s1.leave_out)}")
+    for side, f0, f1 in (("A", r0.a_fields, r1.a_fields), ("B", r0.b_fields, r1.b_fields)):
+        if f0 != f1:
+            moves.append(f"text of {side} {' + '.join(f0) or 'text'} → "
+                         f"{' + '.join(f1) or 'text'}")
+    if not moves:
+        return ""
+    effects = []
+    if flagged_figure(r0) != flagged_figure(r1):
+        effects.append(f"rows flagged {flagged_figure(r0)} → {flagged_figure(r1)}")
+    elif r0.flagged != r1.flagged:
+        effects.append(f"flagged rows {r0.flagged:,} → {r1.flagged:,}")
+    more = r1.checkable - r0.checkable
+    if more:
+        effects.append(f"{abs(more):,} {'more' if more > 0 else 'fewer'} "
+                       f"{'row is' if abs(more) == 1 else 'rows are'} checkable")
+    if not effects:
+        return (f"{', '.join(moves)}: nothing changed ({flagged_figure(r1)} of "
+                f"{r1.checkable:,} checkable rows flagged).")
+    return f"{', '.join(moves)}: {'; '.join(effects)}."

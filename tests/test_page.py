@@ -351,3 +351,18 @@ def test_a_long_check_can_be_cancelled(page):
     assert runs(page) == before
     assert page.is_visible("#stale")
     assert page.inner_text("#flagged-figure") == "66.7%"    # the example's, never A against it
+
+
+def test_every_change_of_the_controls_says_what_moved(page):
+    """(#37) A line under the figure says what a change moved, and that nothing did."""
+    assert page.is_hidden("#change-line")                     # the first check: nothing to compare
+    change(page, lambda: page.fill("#n", "8"))
+    figure = page.inner_text("#flagged-figure")
+    assert figure != "66.7%"
+    assert page.inner_text("#change-line").startswith(f"n 13 → 8: rows flagged 66.7% → {figure}")
+    change(page, lambda: page.fill("#threshold", "1"))
+    assert page.inner_text("#change-line") == (
+        f"threshold 0% → 1%: nothing changed ({figure} of "
+        f"{counted(page)['Rows checkable']} checkable rows flagged).")
+    load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.txt")
+    assert page.is_hidden("#change-line")                     # other files: no comparison
