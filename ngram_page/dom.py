@@ -107,9 +107,10 @@ def fill_table(table_id: str, lines, numeric_from: int = 1) -> None:
                 cell.className = "num"
 
 
-def bring_into_view(element_id: str) -> None:
-    """Scroll the page the least needed to show an element (nothing if it is shown)."""
-    el(element_id).scrollIntoView(js_object({"block": "nearest"}))
+def bring_into_view(element_id: str, block: str = "nearest") -> None:
+    """Scroll the page the least needed to show an element (nothing if it is shown);
+    ``block="center"``: to the middle of the window (a message to read)."""
+    el(element_id).scrollIntoView(js_object({"block": block}))
 
 
 def show_first_mark(element) -> None:

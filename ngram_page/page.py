@@ -41,9 +41,15 @@ from .verdict import Verdict, copy_text, show_progress
 OTHER = {"a": "b", "b": "a"}
 
 
-def refused(key: str, names: list[str]) -> str:
-    """Why the result is out of date when a slot's files were refused."""
-    return f"file {key.upper()}, {', '.join(names)}, was refused (its message is below)"
+def refused(key: str, names: list[str], message: str = "") -> str:
+    """Why the result is out of date when a slot's files were refused: the slot's
+    message itself, so it is read beside the figure too.
+
+    >>> refused("b", ["huge.jsonl"], "huge.jsonl is 2,000,001 bytes, 1 byte over the bound.")
+    'file B, huge.jsonl, was refused: huge.jsonl is 2,000,001 bytes, 1 byte over the bound'
+    """
+    why = f": {message.strip().rstrip('.')}" if message.strip() else " (its message is below)"
+    return f"file {key.upper()}, {', '.join(names)}, was refused{why}"
 
 
 class Page:
@@ -88,6 +94,15 @@ class Page:
     def stale(self, on: bool, why: str = "") -> None:
         self.verdict.stale(on, why)
 
+    def refuse(self, key: str, names: list[str]) -> None:
+        """Files picked in a slot were refused: the slot names them and says why, the
+        result shown is marked out of date with the same words, and the slot's message
+        is brought into view where the person picked them."""
+        slot = self.slots[key]
+        set_text(f"{key}-name", "Refused: " + ", ".join(names))
+        self.stale(True, refused(key, names, slot.error or ""))
+        bring_into_view(f"{key}-error", "center")
+
     def loaded(self) -> None:
         """A slot finished reading (or refusing) files: the tests wait on this."""
         self.loads += 1
@@ -105,7 +120,7 @@ class Page:
             self.runner.cancel()         # a run in progress is about the old files
         loaded = await slot.load(self.runner, named, example)
         if not loaded:
-            self.stale(True, refused(key, [name for name, _ in named]))
+            self.refuse(key, [name for name, _ in named])
             return False
         other = self.slots[OTHER[key]]
         if not example and (other.example or not other.files):
@@ -128,7 +143,7 @@ class Page:
             for file in files:
                 if int(file.size) > MAX_BYTES:   # nothing is read of any of them
                     slot.show_refused(str(file.name), int(file.size))
-                    self.stale(True, f"file {key.upper()}, {file.name}, is over the 2 MB bound")
+                    self.refuse(key, [str(f.name) for f in files])
                     return
             named = [(str(file.name), await read_file(file)) for file in files]
         finally:
@@ -257,7 +272,7 @@ class Page:
                         await runner.turn(f"rows {key}")
                     except InputError as e:
                         slot.show_error(str(e))
-                        self.stale(True, refused(key, list(slot.names)))
+                        self.stale(True, refused(key, list(slot.names), str(e)))
                         return
                 if not self.checkable():         # a slot changed meanwhile
                     return
@@ -282,6 +297,8 @@ class Page:
         self.shown = Shown(a.names[0], b.names, read.threshold_text, a.example and b.example,
                            a.files[0], (choice.id_field or "") if choice.id_chosen else None)
         self.stale(False)
+        for slot in self.slots.values():      # checked from these files: named again
+            slot.show_name()
         self.write_link(read)
         self.verdict.command(command_line(a.names[0], b.names, settings, read.threshold_text,
                                           a.command_choice(), b.command_choice()))

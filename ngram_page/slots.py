@@ -270,6 +270,13 @@ class Slot:
         set_text(f"{key}-needed", needs_file(key) if needed else "")
         el(f"{key}-needed").hidden = not needed
 
+    def show_name(self) -> None:
+        """The slot's files by name (one) or number (several)."""
+        files = self.files
+        if files:
+            set_text(f"{self.key}-name",
+                     files[0].name if len(files) == 1 else f"{len(files)} files")
+
     def show_refused(self, name: str, size: int) -> None:
         self.show_error(too_big(name, size, MAX_BYTES))
 
@@ -281,7 +288,7 @@ class Slot:
         key, files = self.key, self.files
         el(f"{key}-needed").hidden = True
         several = len(files) > 1
-        set_text(f"{key}-name", files[0].name if not several else f"{len(files)} files")
+        self.show_name()
         set_text(f"{key}-size", human_size(sum(len(f.data) for f in files)))
         set_text(f"{key}-format", ", ".join(dict.fromkeys(format_label(f.table.format)
                                                           for f in files)))

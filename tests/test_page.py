@@ -156,10 +156,10 @@ def test_over_the_bound_is_refused_and_the_last_result_kept(page):
     assert "2.00 MB" not in message              # not "2.00 MB ... at most 2 MB"
     assert page.is_visible("#stale")
     assert page.inner_text("#stale") == (
-        "Out of date: file B, huge.jsonl, is over the 2 MB bound. Showing your last valid "
-        "result; update the inputs below to recompute.")
+        f"Out of date: file B, huge.jsonl, was refused: {message.rstrip('.')}. Showing your "
+        f"last valid result; update the inputs below to recompute.")
     assert page.inner_text("#flagged-figure") == "66.7%"
-    assert page.inner_text("#b-name") == "training-corpus.json"
+    assert page.inner_text("#b-name") == "Refused: huge.jsonl"
 
 
 def test_malformed_file_names_line_and_keeps_the_last_result(page):

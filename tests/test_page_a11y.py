@@ -104,9 +104,11 @@ def test_a_stale_result_keeps_its_contrast(page):
     faded result measured 2.77:1 and 3.89:1) finds nothing at either width (#37)."""
     put(page, "b", ("huge.jsonl", b"x" * 2_000_001))
     assert page.get_attribute("body", "data-stale") == "1"
-    assert page.inner_text("#stale") == (
-        "Out of date: file B, huge.jsonl, is over the 2 MB bound. Showing your last valid "
-        "result; update the inputs below to recompute.")
+    stale = page.inner_text("#stale")
+    assert stale.startswith("Out of date: file B, huge.jsonl, was refused: huge.jsonl is "
+                            "2,000,001 bytes, 1 byte over the page's bound")
+    assert stale.endswith("larger files. Showing your last valid result; update the inputs "
+                          "below to recompute.")
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     assert_no_axe_violation(page)
 

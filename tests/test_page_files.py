@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from browser import page, site  # noqa: F401 (fixtures)
+from browser import open_page, page, site  # noqa: F401 (fixtures)
 from conftest import FIXTURES
 from test_page_support import (PAGE_FIXTURES, change, chosen, command, download, drop,
                                load_pair, loads, option_values, put, table_rows, wait_for_loads)
@@ -234,9 +234,15 @@ def test_a_wrapped_text_file_is_read_by_paragraph_when_asked(page):
 def test_slot_a_takes_several_test_sets_and_each_b_file_is_bounded(page):
     assert page.get_attribute("#file-b", "multiple") is not None
     put(page, "b", PAGE_FIXTURES / "b-part-1.jsonl", ("huge.jsonl", b"x" * 2_000_001))
-    assert page.inner_text("#b-error").startswith("huge.jsonl is 2,000,001 bytes, 1 byte over")
-    assert page.inner_text("#b-name") == "training-corpus.json"
-    assert page.inner_text("#flagged-figure") == "66.7%"
+    message = page.inner_text("#b-error")
+    assert message.startswith("huge.jsonl is 2,000,001 bytes, 1 byte over")
+    # (#37) the slot names the files refused, the mark on the result says why in the
+    # same words, and the message is in view where the files were picked
+    assert page.inner_text("#b-name") == "Refused: b-part-1.jsonl, huge.jsonl"
+    assert message.rstrip(".") in page.inner_text("#stale")
+    assert page.eval_on_selector("#b-error", """e => { const r = e.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight; }""")
+    assert page.inner_text("#flagged-figure") == "66.7%"          # the last valid result
     # two test sets dropped on A: each is a test set of the suite, the first is shown
     assert page.get_attribute("#file-a", "multiple") is not None
     drop(page, "a", [(name, (PAGE_FIXTURES / name).read_text()) for name in
@@ -333,3 +339,24 @@ def test_real_shaped_files_read_on_the_page_as_the_command_reads_them(page, tmp_
     else:
         assert "instruction holds the same text in nearly every row" in read
         assert text == "input + output"
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_refused_file_is_named_and_its_message_is_read_where_it_was_picked(site, width):
+    """(#37) A broken file picked from its slot: the slot names it, its message is in
+    the window at the scroll position the pick leaves, and the mark on the result (the
+    last valid one, kept) says the same."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    page.eval_on_selector("#file-a", "e => e.scrollIntoView({block: 'end'})")
+    put(page, "a", ("broken.json", b'[{"question": "What is"}, {"question": '))
+    message = page.inner_text("#a-error")
+    assert message.startswith("broken.json")
+    assert page.inner_text("#a-name") == "Refused: broken.json"
+    assert page.eval_on_selector("#a-error", """e => { const r = e.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight; }""")
+    assert message.rstrip(".") in page.inner_text("#stale")
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    assert not watch.problems(page)
+    context.close()
