@@ -366,3 +366,13 @@ def test_every_change_of_the_controls_says_what_moved(page):
         f"{counted(page)['Rows checkable']} checkable rows flagged).")
     load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.txt")
     assert page.is_hidden("#change-line")                     # other files: no comparison
+
+
+def test_the_matching_texts_sit_side_by_side_on_a_wide_screen(page):
+    """(#37) The introduction's "side by side": at 1280 px the two panes share a line."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    a, b = (page.locator(f"#pane-{k}").bounding_box() for k in "ab")
+    assert abs(a["y"] - b["y"]) < 1 and a["x"] + a["width"] <= b["x"]
+    page.set_viewport_size({"width": 375, "height": 800})     # a phone: one above the other
+    a, b = (page.locator(f"#pane-{k}").bounding_box() for k in "ab")
+    assert a["y"] + a["height"] <= b["y"]
