@@ -214,6 +214,29 @@ def impact(figures: dict | None, before: str, empty: str) -> None:
                 else "."))
 
 
-def split_line(kept: int, dropped: int, clean_by: str) -> None:
-    set_text("split-line", f"By {definition_title(clean_by)}: the clean test set keeps "
-                           f"{kept:,} rows; {dropped:,} rows go to the contaminated file.")
+def split_line(kept: int, dropped: int, clean_by: str, considered: int,
+               whole_unflagged: int = 0) -> None:
+    set_text("split-line", split_sentence(kept, dropped, clean_by, considered, whole_unflagged))
+
+
+def split_sentence(kept: int, dropped: int, clean_by: str, considered: int,
+                   whole_unflagged: int = 0) -> str:
+    """The clean split's counts, reconciled with the score table's clean group::
+
+        >>> split_sentence(1195, 26, "main", 1167)
+        'By the check above: the clean test set keeps 1,195 rows; 26 rows go to the contaminated file. Of the rows kept, 1,167 are rows this rule considers: only those, when they have a score, are in the score table\u2019s clean group; the other 28 (too short for it, or blank) are kept and counted in no group.'
+    """
+    title = definition_title(clean_by)
+    line = (f"By {title}: the clean test set keeps {kept:,} rows; {dropped:,} rows go to the "
+            f"contaminated file.")
+    others = kept - considered
+    line += (f" Of the rows kept, {considered:,} are rows this rule considers: only those, when "
+             f"they have a score, are in the score table\u2019s clean group")
+    line += (f"; the other {others:,} (too short for it, or blank) are kept and counted in no "
+             f"group." if others else ".")
+    if whole_unflagged:
+        line += (f" {whole_unflagged:,} {'row' if whole_unflagged == 1 else 'rows'} found whole "
+                 f"in a row of B but not flagged {'goes' if whole_unflagged == 1 else 'go'} to "
+                 f"the contaminated file here and {'counts' if whole_unflagged == 1 else 'count'}"
+                 f" as clean there.")
+    return line

@@ -13,7 +13,7 @@ import time
 from typing import NamedTuple
 
 from ngram_core import InputError
-from ngram_core.report.clean_split import split_names
+from ngram_core.report.clean_split import kept_considered, split_names
 from ngram_core.report.contamination import (clean_split_steps, definitions_steps_for, drop_rows,
                                       score_report)
 
@@ -129,8 +129,12 @@ class Reporting:
         if result is None or result.definitions is None:
             return
         clean_by = str(el("clean-by").value)
-        dropped = len(drop_rows(result, clean_by))
-        report_view.split_line(len(result.a_rows) - dropped, dropped, clean_by)
+        drop = drop_rows(result, clean_by)
+        dropped = len(drop)
+        report_view.split_line(len(result.a_rows) - dropped, dropped, clean_by,
+                               kept_considered(clean_by, result.matches, drop,
+                                               result.definitions),
+                               result.summary.contained_unflagged if clean_by == "main" else 0)
 
     async def download_split(self, which: str) -> None:
         """Save file A's clean rows (``which`` = "clean") or its contaminated ones, each

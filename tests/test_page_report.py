@@ -355,6 +355,14 @@ def test_the_clean_split_is_the_commands_byte_for_byte(page, tmp_path, a, b, cle
     line = page.inner_text("#split-line")
     kept = len(read_rows(clean, a.name)) if clean.strip() else 0
     assert f"keeps {kept:,} rows" in line
+    # (#37) reconciled with the score table: the kept rows the rule considers
+    if clean_by == "main":
+        considered = summary["checkable"] - summary["flagged"] - summary["contained_unflagged"]
+    else:
+        d = summary["definitions"][clean_by]
+        considered = d["considered"] - (d["dirty"] if clean_by != "llama2" else
+                                        len(read_rows(dirty, a.name)) if dirty.strip() else 0)
+    assert f"Of the rows kept, {considered:,} are rows this rule considers" in line
     assert page.watch.after_ready == []                     # downloads are blob: URLs
 
 

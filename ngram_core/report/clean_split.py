@@ -44,7 +44,7 @@ from .definitions import NAMES, Definitions
 from ..read.delimited import csv_problem, quotes_read_as_text
 from ..errors import InputError
 from ..read.json_rows import json_arrays_steps
-from ..method.match import RowMatch
+from ..method.match import CHECKABLE, RowMatch
 from ..read.readers import decode_bytes
 from .summary import flag_rule
 from ..steps import Pacer, run_steps
@@ -87,6 +87,26 @@ def rows_to_drop(clean_by: str, matches: Sequence[RowMatch], threshold: float,
     if definitions is None:
         raise ValueError(f"--clean-by {clean_by} needs the definitions computed")
     return definitions.dirty_rows(clean_by)
+
+
+def kept_considered(clean_by: str, matches: Sequence[RowMatch], drop: Collection[int],
+                    definitions: Definitions | None = None) -> int:
+    """Of the rows the clean split keeps, those ``clean_by`` considers (``main``: the
+    checkable rows): the ones a score table's clean group can count (when they have a
+    score). The rest (too short for the rule, blank) are kept and counted in no group.
+
+    >>> from ngram_core.method.match import RowMatch, CHECKABLE, SHORT
+    >>> matches = [RowMatch(0, CHECKABLE, 20), RowMatch(1, SHORT, 3), RowMatch(2, CHECKABLE, 20)]
+    >>> kept_considered("main", matches, {2})
+    1
+    """
+    if clean_by == "main":
+        considered = [m.status == CHECKABLE for m in matches]
+    elif definitions is None:
+        raise ValueError(f"--clean-by {clean_by} needs the definitions computed")
+    else:
+        considered = definitions[clean_by].considered
+    return sum(1 for r, yes in enumerate(considered) if yes and r not in drop)
 
 
 def split_names(name: str, clean_by: str = "main") -> tuple[str, str]:
