@@ -336,8 +336,10 @@ class Page:
         selected = self.selected
         row = self.explorer.rows[selected] + 1 if selected and selected < len(
             self.explorer.rows) else None           # the first row is the one shown anyway
-        return files_fragment({key: list(slot.names) for key, slot in self.slots.items()},
-                              ViewLink(show, sort, search, row))
+        names = {key: list(slot.names) for key, slot in self.slots.items()}
+        if self.suite.active:          # every test set, the one shown first (its view)
+            names["a"] = self.suite.names_shown_first()
+        return files_fragment(names, ViewLink(show, sort, search, row))
 
     def replace_link(self, search: str, fragment: str) -> None:
         location = js.window.location

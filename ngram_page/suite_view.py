@@ -80,6 +80,13 @@ class SuiteView:
     def active(self) -> bool:
         return len(self.evals) > 1
 
+    def names_shown_first(self) -> list[str]:
+        """The test sets' names for a link: the one shown first, so the link's view
+        (its rows, their order, the open row) is that one's when the link's files are
+        picked again (the first test set picked is the one shown)."""
+        names = [name for name, _ in self.evals]
+        return [names[self.current]] + names[:self.current] + names[self.current + 1:]
+
     def set(self, named: list[tuple[str, bytes]]) -> None:
         """Several test sets picked: the first is shown."""
         self.evals, self.current, self.key, self.rows = list(named), 0, None, []

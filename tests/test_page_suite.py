@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from urllib.parse import urlparse
 
 import pytest
 
@@ -77,6 +78,25 @@ def test_several_test_sets_give_the_commands_table_and_each_opens_its_own_check(
     page.click("#suite-table tbody tr:first-child td:nth-child(2)")   # no button: nothing
     assert page.inner_text("#a-name") == "squad.json" and not watch.problems(page)
     assert_no_axe_violation(page)
+    # the link names every test set, the one shown first; opened elsewhere, it asks for
+    # them, and once they are picked the same test set is shown with the table
+    link = urlparse(page.url)
+    assert link.fragment == ("a_file=squad.json&a_file=contaminated.jsonl&a_file=prompts.jsonl"
+                             "&b_file=corpus.txt&b_file=squad-corpus.jsonl")
+    fresh = browser.new_context(viewport={"width": width, "height": 812})
+    other, other_watch = open_page(fresh, base, f"?{link.query}#{link.fragment}", example=False)
+    assert "file A squad.json, contaminated.jsonl, prompts.jsonl" in other.inner_text("#headline")
+    before = runs(other)
+    put(other, "a", EVALS[1], EVALS[0], EVALS[2])
+    put(other, "b", *TRAIN)
+    wait_for_run(other, before)
+    other.wait_for_function("document.body.dataset.suite === '3'"
+                            " && document.body.dataset.busy === '0'")
+    assert other.inner_text("#a-name") == "squad.json"
+    assert other.inner_text("#flagged-figure") == expected[1][4]
+    assert sorted(suite_cells(other)) == sorted(expected)
+    assert not other_watch.problems(other)
+    fresh.close()
     # one test set picked again: the table goes
     before = runs(page)
     put(page, "a", EVALS[2])
