@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 
@@ -264,8 +265,26 @@ def test_accessible_labels_contrast_and_narrow_screens(page):
     # on the phone the panes opened over the page, the way back first, then the panes
     assert page.evaluate("document.activeElement.id") == "panes-back"
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "pane-a"
-    assert page.get_attribute("#pane-a", "tabindex") == "0"
+    assert page.evaluate("document.activeElement.id") == "pane-a-text"
+    assert page.get_attribute("#pane-a-text", "tabindex") == "0"
+
+
+def test_a_long_row_scrolls_in_its_pane_from_the_keyboard(page):
+    """(#37) The scrolling text of a pane takes the focus, and the arrow keys scroll it,
+    not the window."""
+    long_b = " ".join(f"Filler sentence {i} about rivers and stones." for i in range(300))
+    rows = [{"id": "a1", "text": "In 1969 the Apollo 11 mission landed the first humans on "
+                                 "the Moon and returned them safely home."}]
+    load_pair(page, ("a.jsonl", "".join(json.dumps(r) + "\n" for r in rows).encode()),
+              ("b.jsonl", (json.dumps({"id": "b1", "text": long_b + " In 1969 the Apollo 11 "
+                                       "mission landed the first humans on the Moon and "
+                                       "returned them safely home."}) + "\n").encode()))
+    page.wait_for_selector('body[data-selected="0"]', state="attached")
+    page.focus("#pane-b-text")
+    window, top = page.evaluate("scrollY"), page.eval_on_selector("#pane-b-text", "e => e.scrollTop")
+    page.keyboard.press("PageUp")
+    page.wait_for_function(f"document.getElementById('pane-b-text').scrollTop < {top}")
+    assert page.evaluate("scrollY") == window                  # the pane moved, the window not
 
 
 def test_files_dropped_on_the_slots_are_read(page):
