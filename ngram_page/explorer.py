@@ -21,7 +21,7 @@ from ngram_core.report.explore import (DIRTY_UNDER, HOLDING, SHOWS, SORTS, RowVi
 from ngram_core.method.match import CHECKABLE
 from ngram_core.report.summary import flag_rule, percent
 
-from .dom import el, fill_options, fill_rows, found, set_text
+from .dom import bring_into_view, el, fill_options, fill_rows, found, set_text
 from .text import shorten
 from .panes import b_file
 
@@ -280,10 +280,14 @@ class Explorer:
                 cell.focus()
         self.on_select(position, by_person)
 
-    def turn_page(self, step: int, focus: bool = False) -> None:
-        """The next (1) or previous (-1) page, its first row in focus."""
+    def turn_page(self, step: int, focus: bool = False, from_pager: bool = False) -> None:
+        """The next (1) or previous (-1) page, its first row in focus; from the pager
+        below the table, the page is scrolled back to the list's top, so its first
+        rows are in view (not a page's height above)."""
         start, _ = page_bounds(len(self.rows), self.page + step, PAGE_ROWS)
         self.move_to(start, focus=focus)
+        if from_pager:
+            bring_into_view("rows-count", "start")
 
     def clicked(self, event) -> None:
         """A click on a cell focuses and opens its row."""

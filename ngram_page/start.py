@@ -70,8 +70,8 @@ def wire(page):
     for control in ("rows-show", "rows-sort"):
         on(control, "change", lambda event: explorer.controls_changed())
     on("rows-search", "input", lambda event: explorer.controls_changed())
-    on("rows-prev", "click", lambda event: explorer.turn_page(-1))
-    on("rows-next", "click", lambda event: explorer.turn_page(1))
+    on("rows-prev", "click", lambda event: explorer.turn_page(-1, from_pager=True))
+    on("rows-next", "click", lambda event: explorer.turn_page(1, from_pager=True))
     on("panes-back", "click", lambda event: page.panes_closed())
     on("panes", "keydown", lambda event: str(event.key) == "Escape" and page.panes_closed())
     on("copy-link", "click", lambda event: page.copy_link())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser import page, site, wait_for_run, runs  # noqa: F401 (fixtures)
+from browser import open_page, page, site, wait_for_run, runs  # noqa: F401 (fixtures)
 from conftest import ROOT
 from test_page_explorer import big_pair
 from test_page_support import EXAMPLE_A, EXAMPLE_B, load_pair, put
@@ -157,3 +157,32 @@ def test_copy_link_and_the_command_line(page):
     page.click("#copy-command")
     page.wait_for_selector('body[data-copied="Command line"]', state="attached")
     assert page.evaluate("navigator.clipboard.readText()") == line
+
+
+def test_on_a_phone_every_control_is_a_fingers_size_and_the_bar_is_one_line(site):
+    """(#37) At 375 px on a touch screen: every control is at least 24 x 24 px (WCAG
+    2.5.8; a link inside a sentence is exempt), and the result's bar, once the verdict
+    is scrolled away, is compact: the figure once with its sentence, and the files read
+    on one line (163 px of 812, with the figure twice, before)."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True,
+                                  is_mobile=True)
+    page, watch = open_page(context, base)
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    small = page.evaluate("""() => [...document.querySelectorAll(
+            'a[href], button, input, select, summary, [tabindex="0"]')]
+        .filter((e) => e.checkVisibility() && !(e.tagName === 'A' && e.closest('p')))
+        .map((e) => { const r = e.getBoundingClientRect();
+                      return [e.id || e.tagName, Math.round(r.width), Math.round(r.height)]; })
+        .filter(([, w, h]) => w < 24 || h < 24)""")
+    assert small == []
+    # the rows table fits the screen: no sideways scroll for its columns
+    assert page.eval_on_selector("#rows-table",
+                                 "t => t.scrollWidth <= t.parentElement.clientWidth")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+    page.wait_for_function("!document.getElementById('verdict-bar').hidden")
+    bar = page.eval_on_selector("#verdict-bar", "e => e.getBoundingClientRect().height")
+    assert bar <= 0.08 * 812, bar
+    assert page.inner_text("#verdict-bar").count("66.7%") == 1
+    assert not watch.problems(page)
+    context.close()

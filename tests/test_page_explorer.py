@@ -136,3 +136,17 @@ def test_on_a_phone_a_row_opens_its_panes_next_to_it_with_a_way_back(page):
     page.wait_for_function("document.querySelector('#panes').classList.contains('open')")
     page.keyboard.press("Escape")
     page.wait_for_function("!document.querySelector('#panes').classList.contains('open')")
+
+
+def test_on_a_phone_the_next_page_opens_at_its_first_rows(big):
+    """(#37) Next page from the pager below the table: the new page's first row is in
+    the window, not a page's height above it."""
+    page = big
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.locator("#rows-next").scroll_into_view_if_needed()
+    first = ids_on_page(page)[0]
+    page.click("#rows-next")
+    page.wait_for_function(f"!document.querySelector('#rows-table tbody').innerText"
+                           f".startsWith({json.dumps(first)})")
+    box = page.locator("#rows-table tbody tr:first-child").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 812
