@@ -269,9 +269,11 @@ def test_accessible_labels_contrast_and_narrow_screens(page):
     assert page.get_attribute("#pane-a-text", "tabindex") == "0"
 
 
-def test_a_long_row_scrolls_in_its_pane_from_the_keyboard(page):
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_long_row_scrolls_in_its_pane_from_the_keyboard(page, width):
     """(#37) The scrolling text of a pane takes the focus, and the arrow keys scroll it,
-    not the window."""
+    not the window (on a phone, the panes' own layer)."""
+    page.set_viewport_size({"width": width, "height": 812})
     long_b = " ".join(f"Filler sentence {i} about rivers and stones." for i in range(300))
     rows = [{"id": "a1", "text": "In 1969 the Apollo 11 mission landed the first humans on "
                                  "the Moon and returned them safely home."}]
@@ -372,8 +374,10 @@ def test_a_long_check_can_be_cancelled(page):
     assert page.inner_text("#flagged-figure") == "66.7%"    # the example's, never A against it
 
 
-def test_every_change_of_the_controls_says_what_moved(page):
+@pytest.mark.parametrize("width", [1280, 375])
+def test_every_change_of_the_controls_says_what_moved(page, width):
     """(#37) A line under the figure says what a change moved, and that nothing did."""
+    page.set_viewport_size({"width": width, "height": 812})
     assert page.is_hidden("#change-line")                     # the first check: nothing to compare
     change(page, lambda: page.fill("#n", "8"))
     figure = page.inner_text("#flagged-figure")
