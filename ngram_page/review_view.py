@@ -15,13 +15,13 @@ from .dom import create, el, found, mark, set_text
 from .text import shorten
 
 
-def b_rows_text(window: SharedWindow, cap: int) -> str:
+def b_rows_text(window: SharedWindow) -> str:
     """Rows of B holding a window, "32+" when B holds it at more positions than the
-    index keeps.
+    index keeps (32 by default).
 
-    >>> b_rows_text(SharedWindow("x", (0,), 3, False), 32)
+    >>> b_rows_text(SharedWindow("x", (0,), 3, False))
     '3'
-    >>> b_rows_text(SharedWindow("x", (0,), 32, True), 32)
+    >>> b_rows_text(SharedWindow("x", (0,), 32, True))
     '32+'
     """
     return f"{window.b_rows:,}+" if window.capped else f"{window.b_rows:,}"
@@ -44,11 +44,10 @@ class ReviewView:
         self.left_out = result.settings.leave_out
         body = el("review-table").tBodies.item(0)
         body.replaceChildren()
-        cap = result.settings.cap
         for k, window in enumerate(self.windows):
             line = body.insertRow()
             line.insertCell().append(create("q", shorten(window.text, 120), file_text=True))
-            for value in (f"{len(window.a_rows):,}", b_rows_text(window, cap)):
+            for value in (f"{len(window.a_rows):,}", b_rows_text(window)):
                 cell = line.insertCell()
                 cell.textContent = value
                 cell.className = "num"

@@ -43,6 +43,7 @@ from typing import NamedTuple
 from .match import covered_runs
 from ..steps import Pacer, run_steps
 from .tokenize import TokenizedRows, tokenize_rows
+from ..table import Row
 
 #: A template window is in at least this share of A's rows with text...
 TEMPLATE_SHARE = 0.5
@@ -214,7 +215,6 @@ def left_out(template: Template, a: TokenizedRows, n: int, tokenizer,
     texts = [text for text in texts if text.strip()]
     if not texts:
         return template
-    from ..table import Row
     passages = tokenize_rows([Row(k + 1, "", text) for k, text in enumerate(texts)], tokenizer)
     buf, offsets = a.buffer, a.offsets
     ranges = list(zip(template.masked[::2], template.masked[1::2]))
