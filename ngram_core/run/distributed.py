@@ -80,7 +80,6 @@ class OnDask:
                 yield result
             pending = list(not_done)
 
-
     def each(self, work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
         """``work(item)`` of every item on the workers (writing the cleaned files'
         pieces), the results in order. A result that is an

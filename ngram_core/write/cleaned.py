@@ -46,6 +46,7 @@ import io
 import lzma
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple
 
@@ -137,16 +138,19 @@ class CleanedPiece(NamedTuple):
         return write
 
     def write_to(self, target: str) -> InputError | None:
-        """Write the piece as the new file ``target``; an error is returned, not raised
-        (a worker's result), and leaves no file."""
+        """Write the piece as the file ``target``: whole beside it first, then renamed,
+        so a try cut short (a worker lost) leaves no piece under that name and the
+        next try writes it again. An error is returned, not raised (a worker's result)."""
+        partial = f"{target}.{os.getpid()}-{threading.get_ident()}.partial"
         try:
-            with open(target, "xb") as f:
+            with open(partial, "wb") as f:
                 self.writer()(f)
+            os.replace(partial, target)
         except InputError as e:
-            _remove(target)
+            _remove(partial)
             return e
         except OSError as e:
-            _remove(target)
+            _remove(partial)
             return InputError(target, f"cannot be written: {e.strerror or e}")
         return None
 
