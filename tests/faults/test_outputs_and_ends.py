@@ -218,9 +218,12 @@ sys.exit(main(sys.argv[1:]))
 def test_a_signal_while_outputs_are_written_leaves_no_temporary(tmp_path, signum, status, said):
     out = tmp_path / "out.csv"
     out.write_text("the last good result\n")
+    # started as from a terminal: a run launched in the background inherits SIGINT
+    # ignored, and a Python started so keeps ignoring it
     process = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, A, B, "--csv", str(out)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert process.stdout.readline().strip() == "written"        # a temporary exists now
     assert any(p.name.endswith(".part") for p in tmp_path.iterdir())
     process.send_signal(signum)
