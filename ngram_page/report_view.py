@@ -230,10 +230,12 @@ def split_sentence(kept: int, dropped: int, clean_by: str, considered: int,
     line = (f"By {title}: the clean test set keeps {kept:,} rows; {dropped:,} rows go to the "
             f"contaminated file.")
     others = kept - considered
-    line += (f" Of the rows kept, {considered:,} are rows this rule considers: only those, when "
-             f"they have a score, are in the score table\u2019s clean group")
-    line += (f"; the other {others:,} (too short for it, or blank) are kept and counted in no "
-             f"group." if others else ".")
+    line += (f" Of the rows kept, {considered:,} "
+             f"{'is a row' if considered == 1 else 'are rows'} this rule considers: only "
+             f"those, when they have a score, are in the score table\u2019s clean group")
+    line += (f"; the other {others:,} (too short for it, or blank) "
+             f"{'is' if others == 1 else 'are'} kept and counted in no group."
+             if others else ".")
     if whole_unflagged:
         line += (f" {whole_unflagged:,} {'row' if whole_unflagged == 1 else 'rows'} found whole "
                  f"in a row of B but not flagged {'goes' if whole_unflagged == 1 else 'go'} to "

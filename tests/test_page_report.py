@@ -362,7 +362,8 @@ def test_the_clean_split_is_the_commands_byte_for_byte(page, tmp_path, a, b, cle
         d = summary["definitions"][clean_by]
         considered = d["considered"] - (d["dirty"] if clean_by != "llama2" else
                                         len(read_rows(dirty, a.name)) if dirty.strip() else 0)
-    assert f"Of the rows kept, {considered:,} are rows this rule considers" in line
+    assert f"Of the rows kept, {considered:,} " \
+        f"{'is a row' if considered == 1 else 'are rows'} this rule considers" in line
     assert page.watch.after_ready == []                     # downloads are blob: URLs
 
 
@@ -425,3 +426,25 @@ def test_the_report_reads_at_375_pixels(site):
         assert not watch.problems(pg)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_words_a_reader_needs_at_both_widths(site, width):
+    """(#37) The normalization named in words, the clean split's count reconciled with
+    the score table, the relative difference defined: at both widths."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    wait_for_report(page)
+    assert page.inner_text("#layers-words").startswith(
+        "L1+L3+L4: format characters (soft hyphens, zero-width spaces) dropped, ")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    # the worked example: 1 of the 2 rows kept is too short for the check (a3)
+    assert page.inner_text("#split-line") == (
+        "By the check above: the clean test set keeps 2 rows; 2 rows go to the contaminated "
+        "file. Of the rows kept, 1 is a row this rule considers: only those, when they have a "
+        "score, are in the score table\u2019s clean group; the other 1 (too short for it, or "
+        "blank) is kept and counted in no group.")
+    assert "(clean \u2212 all) / all" in page.inner_text("#impact-table thead")
+    assert not watch.problems(page)
+    context.close()
