@@ -77,10 +77,8 @@ def stream_rate_child(b_path: str, eval_paths: list[str]) -> None:
     """Run as a subprocess: B's stream rate (MB/s) of one eval's check or of the
     suite of several, from the first to the last report of the stream."""
     from ngram_core.method.settings import Settings
-    from ngram_core.read.files import load_rows_by_file
     from ngram_core.run.stream import check_streamed
-    from ngram_core.run.suite import EvalSet, check_suite
-    from ngram_core.table import ReadOptions
+    from ngram_core.run.suite import check_suite, read_eval
 
     marks: list[tuple[float, int]] = []
 
@@ -88,10 +86,7 @@ def stream_rate_child(b_path: str, eval_paths: list[str]) -> None:
         if p.stage == "stream B":
             marks.append((time.perf_counter(), p.done))
 
-    evals = []
-    for path in eval_paths:
-        rows, _, reads = load_rows_by_file([path], None, None, ReadOptions(role="a"))
-        evals.append(EvalSet(path, rows, reads[0].text_fields, reads[0].text_fields))
+    evals = [read_eval(path)[0] for path in eval_paths]
     if len(evals) == 1:
         check_streamed(evals[0].rows, [b_path], Settings(), a_fields=evals[0].fields,
                        on_progress=progress)

@@ -28,13 +28,13 @@ from typing import Any, TextIO
 
 from .write.cleaned import CleanedPiece, cleaned_pieces, cleaned_writer, join_pieces
 from .errors import InputError, shown
-from .read.files import check_unchanged, describe_read, expand_paths, file_stamps, load_rows_by_file
+from .read.files import check_unchanged, describe_read, expand_paths, file_stamps
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
 from .write.outputs import TEMPORARY_PREFIX, Content, Output, plan_outputs, write_outputs
 from .report.summary import percent
 from .run.stream import Executor
-from .run.suite import EvalSet, SuiteResult, check_suite, found_in_files
+from .run.suite import SuiteResult, check_suite, found_in_files, read_eval
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 
 REPORT = "report.json"
@@ -107,10 +107,10 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
     evals = []
     for path in eval_paths:
-        rows, _, reads = load_rows_by_file([path], args.a_field, args.a_id_field, a_options)
-        err.write(describe_read("Eval", reads[0]) + "\n")
-        evals.append(EvalSet(path, rows, reads[0].text_fields,
-                             None if args.a_field else reads[0].text_fields))
+        ev, read = read_eval(path, fields=args.a_field, id_field=args.a_id_field,
+                             options=a_options)
+        err.write(describe_read("Eval", read) + "\n")
+        evals.append(ev)
     options: dict[str, Any] = dict(b_fields=args.b_field, b_id_field=args.b_id_field,
                                    b_options=b_options, blocksize=blocksize, on_progress=bar)
     # on a cluster the workers write the cleaned files' pieces in a folder of their own

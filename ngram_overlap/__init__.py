@@ -188,7 +188,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     from ngram_core.decontaminate import (output_names, plan_suite_outputs, suite_files,
                                           suite_report)
     from ngram_core.write.outputs import write_outputs
-    from ngram_core.run.suite import EvalSet, check_suite
+    from ngram_core.run.suite import check_suite, read_eval
 
     chosen = _settings(settings)
     named = dict(evals) if isinstance(evals, Mapping) else {
@@ -197,9 +197,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     with _Files() as files:
         sets = []
         for name, data in named.items():
-            path = files.paths(data, name)[:1]
-            rows, _, reads = load_rows_by_file(path, None, None, ReadOptions(role="a"))
-            sets.append(EvalSet(name, rows, reads[0].text_fields, reads[0].text_fields))
+            sets.append(read_eval(files.paths(data, name)[0], name)[0])
         b_paths = files.paths(train, "train")
         suite = check_suite(sets, b_paths, chosen)
         names = output_names(list(named), b_paths)

@@ -89,9 +89,7 @@ class Explorer:
         show = str(el("rows-show").value) or "all"
         column, descending = sort_choice(str(el("rows-sort").value) or "worst:desc")
         self.view = RowView(show, str(el("rows-search").value), column, descending)
-        self.page = self.position = 0
-        self.relist()
-        self.on_select(0 if self.rows else None, False)   # the panes follow the list
+        self._from_the_top()
 
     def apply_link(self, show: str | None, sort: str | None, search: str) -> None:
         """The view a link names, for the next result shown (a kind of row the page does
@@ -117,6 +115,10 @@ class Explorer:
         self.holding = (rows, text)
         self.view = self.view._replace(show=HOLDING)
         self.offer_choices()
+        self._from_the_top()
+
+    def _from_the_top(self) -> None:
+        """A new view: listed again from the first page, the panes following the list."""
         self.page = self.position = 0
         self.relist()
         self.on_select(0 if self.rows else None, False)

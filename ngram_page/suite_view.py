@@ -120,8 +120,7 @@ class SuiteView:
             self.draw()
             return
         set_text("suite-status", f"Checking {len(self.evals):,} test sets against file B\u2026")
-        from ngram_core.read.files import load_rows_by_file
-        from ngram_core.run.suite import EvalSet, check_suite_steps, found_in_files
+        from ngram_core.run.suite import check_suite_steps, found_in_files, read_eval
 
         folder = tempfile.mkdtemp(prefix="ngram-suite-")
         try:
@@ -134,9 +133,7 @@ class SuiteView:
 
             evals = []
             for i, (name, data) in enumerate(self.evals):
-                rows, _, reads = load_rows_by_file([placed("a", i, name, data)], None, None,
-                                                   ReadOptions(role="a"))
-                evals.append(EvalSet(name, rows, reads[0].text_fields, reads[0].text_fields))
+                evals.append(read_eval(placed("a", i, name, data), name)[0])
                 await runner.turn("suite: test sets")
             b_paths = [placed("b", i, name, data) for i, (name, data) in enumerate(b_files)]
             choice = b_slot.command_choice()

@@ -25,9 +25,9 @@ from ngram_core import Settings
 from ngram_core.cli import main as check_main
 from ngram_core.decontaminate import main as decontaminate_main
 from ngram_core.run.distributed import OnDask
-from ngram_core.read.files import load_rows_by_file, read_path_table
+from ngram_core.read.files import read_path_table
 from ngram_core.run.stream import check_streamed
-from ngram_core.run.suite import EvalSet, check_suite
+from ngram_core.run.suite import EvalSet, check_suite, read_eval
 from ngram_core.table import ReadOptions
 
 WORDS = [f"w{i}" for i in range(300)]
@@ -58,11 +58,7 @@ def training_texts(evals: list[Path], seed: int, rows: int = 600) -> list[str]:
 
 
 def eval_sets(paths) -> list[EvalSet]:
-    out = []
-    for path in paths:
-        rows, _, reads = load_rows_by_file([str(path)])
-        out.append(EvalSet(str(path), rows, reads[0].text_fields, reads[0].text_fields))
-    return out
+    return [read_eval(str(path))[0] for path in paths]
 
 
 def finds_nothing(ev: EvalSet, b_paths, s: Settings) -> bool:

@@ -54,7 +54,7 @@ PASSAGES_SHOWN = 3
 SAMPLE_CHARS = 60
 
 __all__ = ["Passage", "Template", "find_template", "find_template_steps", "left_out",
-           "NO_TEMPLATE"]
+           "template_for", "NO_TEMPLATE"]
 
 
 class Passage(NamedTuple):
@@ -145,7 +145,7 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
             if buf[4 * g:4 * g + width] in windows)
     holding = 0                           # rows holding a template window
     first_row, starts = -1, []            # the first of them, and its template's starts
-    masked: list[int] = []
+    masked: list[int] = []                # sorted: rows and runs come in file order
     for r, found in found_in.items():     # rows in file order
         begin, end = offsets[r], offsets[r + 1]
         edges = covered_runs(found, n)           # the template's tokens in this row
@@ -154,12 +154,7 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
             if first_row < 0:
                 first_row, starts = r, found
             for lo, hi in zip(edges[::2], edges[1::2]):
-                # the windows holding one of tokens [lo, hi): starts lo - n + 1 to hi - 1
-                first, stop = begin + max(lo - n + 1, 0), begin + min(hi, end - begin - n + 1)
-                if masked and first <= masked[-1]:
-                    masked[-1] = max(masked[-1], stop)
-                else:
-                    masked += (first, stop)
+                _add_range(masked, *_holding_starts(begin + lo, begin + hi, begin, end, n))
         if pacer.due():
             yield offsets[r]
     if not holding:
@@ -205,7 +200,6 @@ def left_out(template: Template, a: TokenizedRows, n: int, tokenizer,
     end``, ``the end c``), so the starts ``[4, 7)`` are masked::
 
         >>> from ngram_core.method.tokenize import Tokenizer
-        >>> from ngram_core.table import Row
         >>> t = Tokenizer()
         >>> a = tokenize_rows([Row(1, "1", "x y z w"), Row(2, "2", "a b The end c")], t)
         >>> found = left_out(NO_TEMPLATE, a, 3, t, ["the END"])
@@ -227,17 +221,36 @@ def left_out(template: Template, a: TokenizedRows, n: int, tokenizer,
             g = at // 4
             r = bisect_right(offsets, g) - 1
             if at % 4 == 0 and g + size <= offsets[r + 1]:     # whole tokens, in one row
-                begin, end = offsets[r], offsets[r + 1]
-                first, stop = max(g - n + 1, begin), min(g + size, end - n + 1)
-                if first < stop:
-                    ranges.append((first, stop))
+                ranges.append(_holding_starts(g, g + size, offsets[r], offsets[r + 1], n))
                 rows.add(r)
             at = buf.find(needle, at + 1)
     merged: list[int] = []
     for first, stop in sorted(ranges):
-        if merged and first <= merged[-1]:
-            merged[-1] = max(merged[-1], stop)
-        else:
-            merged += (first, stop)
+        _add_range(merged, first, stop)
     return template._replace(masked=tuple(merged), left_out_rows=len(rows))
 
+
+def template_for(a: TokenizedRows, settings, tokenizer) -> Template:
+    """What a check masks in A: its template (none with ``settings.keep_template``),
+    and the passages ``settings.leave_out`` names (:func:`left_out`)."""
+    template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n,
+                                                                        tokenizer)
+    return left_out(template, a, settings.n, tokenizer, settings.leave_out)
+
+
+def _holding_starts(lo: int, hi: int, begin: int, end: int, n: int) -> tuple[int, int]:
+    """The ``[first, stop)`` starts of the windows of the row ``[begin, end)`` holding
+    one of its tokens ``[lo, hi)``: ``lo - n + 1`` to ``hi - 1``, within the row
+    (empty when no window of the row holds one)."""
+    return max(lo - n + 1, begin), min(hi, end - n + 1)
+
+
+def _add_range(ranges: list[int], first: int, stop: int) -> None:
+    """Append ``[first, stop)`` to sorted flattened ranges (``first`` never before the
+    last range's start), merged with the last one where they touch; empty: nothing."""
+    if first >= stop:
+        return
+    if ranges and first <= ranges[-1]:
+        ranges[-1] = max(ranges[-1], stop)
+    else:
+        ranges += (first, stop)

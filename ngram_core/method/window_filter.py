@@ -82,6 +82,21 @@ def inside_rows(positions: np.ndarray, offsets: Sequence[int], n: int) -> np.nda
     return positions[positions + n <= bounds[np.minimum(row + 1, len(bounds) - 1)]]
 
 
+def window_starts(buf: bytes, offsets: Sequence[int], n: int) -> np.ndarray:
+    """Every position of ``buf`` whose window lies inside its row (rows ``offsets``)."""
+    return inside_rows(np.arange(max(len(buf) // 4 - n + 1, 0), dtype=np.int64), offsets, n)
+
+
+def table_size(windows: int) -> tuple[int, int]:
+    """The slots of a table for ``windows`` windows (:data:`BITS_PER_WINDOW` each,
+    a power of two from MIN_BITS to MAX_BITS) and the shift that takes a hash to
+    its slot (its top bits)."""
+    size = MIN_BITS
+    while size < BITS_PER_WINDOW * windows and size < MAX_BITS:
+        size <<= 1
+    return size, 64 - (size.bit_length() - 1)
+
+
 class WindowBits:
     """A bitmap of the hashes of A's windows, indexed by each hash's top bits (one
     byte a bit: at most MAX_BITS bytes)."""
@@ -92,12 +107,8 @@ class WindowBits:
     @classmethod
     def of(cls, buf: bytes, offsets: Sequence[int], n: int) -> WindowBits:
         """The bitmap of every window of the rows ``offsets`` delimit in ``buf``."""
-        starts = inside_rows(np.arange(max(len(buf) // 4 - n + 1, 0), dtype=np.int64),
-                             offsets, n)
-        size = MIN_BITS
-        while size < BITS_PER_WINDOW * len(starts) and size < MAX_BITS:
-            size <<= 1
-        shift = 64 - (size.bit_length() - 1)
+        starts = window_starts(buf, offsets, n)
+        size, shift = table_size(len(starts))
         bits = np.zeros(size, dtype=np.bool_)
         hashes = window_hashes(buf, n)
         if len(starts):
@@ -117,7 +128,6 @@ class WindowBits:
         return np.concatenate(found).tolist() if found else []
 
 
-
 class WindowTags:
     """One bitmap for several sets of windows (a suite's evals, one vocabulary): each
     slot holds one bit per set (at most 8), so B's windows are hashed and looked up
@@ -132,12 +142,8 @@ class WindowTags:
         """The tags of every window of each ``(buf, offsets)`` (at most 8 of them)."""
         if not 1 <= len(rows) <= 8:
             raise ValueError("one to eight sets of windows")
-        starts = [inside_rows(np.arange(max(len(buf) // 4 - n + 1, 0), dtype=np.int64),
-                              offsets, n) for buf, offsets in rows]
-        size = MIN_BITS
-        while size < BITS_PER_WINDOW * sum(map(len, starts)) and size < MAX_BITS:
-            size <<= 1
-        shift = 64 - (size.bit_length() - 1)
+        starts = [window_starts(buf, offsets, n) for buf, offsets in rows]
+        size, shift = table_size(sum(map(len, starts)))
         tags = np.zeros(size, dtype=np.uint8)
         for k, ((buf, _), at) in enumerate(zip(rows, starts)):
             if len(at):

@@ -31,7 +31,6 @@ class WindowBits:
                 for g in range(offsets[r], offsets[r + 1] - self.n + 1)]
 
 
-
 class WindowTags:
     """Stands for :class:`ngram_core.method.window_filter.WindowTags`: passes every
     window, for every set."""
@@ -47,4 +46,3 @@ class WindowTags:
         """Every position for each set (one list, shared: read it, do not change it)."""
         every = WindowBits(self.n).candidates(buf, offsets)
         return [every for _ in range(self.sets)]
-

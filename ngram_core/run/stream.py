@@ -73,7 +73,7 @@ from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
 from ..steps import run_steps
-from ..method.template import NO_TEMPLATE, Template, find_template, left_out
+from ..method.template import NO_TEMPLATE, Template, template_for
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows
 from ..method.tokenize_arrow import tokenize_rows_arrow
 try:
@@ -574,14 +574,15 @@ class PieceTokens(NamedTuple):
     by_size: dict[int, list[int]]
 
 
-def piece_tokens(rows: list[Row], tokenizer: Tokenizer, bits: WindowBits,
+def piece_tokens(rows: list[Row], tokenizer: Tokenizer, n: int, bits: WindowBits | None,
                  prefix_bits: WindowBits | None) -> PieceTokens:
-    """Tokenize a piece of B and find its candidate positions (see :class:`PieceTokens`)."""
+    """Tokenize a piece of B and find its candidate positions (see :class:`PieceTokens`;
+    ``bits`` None: none yet, a suite finds each eval's)."""
     b = tokenize_rows_arrow(rows, tokenizer)
     buf = b.buffer
-    return PieceTokens(b, bits.candidates(buf, b.offsets),
+    return PieceTokens(b, bits.candidates(buf, b.offsets) if bits else [],
                        prefix_bits.candidates(buf, b.offsets) if prefix_bits else [],
-                       *piece_shape(rows, b.offsets, bits.n))
+                       *piece_shape(rows, b.offsets, n))
 
 
 def piece_shape(rows: list[Row], offsets: Sequence[int], n: int
@@ -623,7 +624,7 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
 
     tokenizer = index.tokenizer()
     if tokenized is None:
-        tokenized = piece_tokens(rows, tokenizer, index.bits, index.prefix_bits)
+        tokenized = piece_tokens(rows, tokenizer, index.n, index.bits, index.prefix_bits)
     b = tokenized.b
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
@@ -907,8 +908,7 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
     """
     parts = plan_partitions(b_paths, b_options, blocksize)
     tokenizer, a, index = index_a(a_rows, settings)
-    template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n, tokenizer)
-    template = left_out(template, a, settings.n, tokenizer, settings.leave_out)
+    template = template_for(a, settings, tokenizer)
     if template.masked:
         index = index.unmasked(template.masked)         # A's template matches nothing
     choices: dict[int, tuple[list[str], str]] = {}

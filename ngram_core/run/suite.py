@@ -26,18 +26,17 @@ from typing import Any, NamedTuple
 
 from .check import Progress
 from ..errors import InputError
-from ..read.files import FileRead
+from ..read.files import FileRead, load_rows_by_file
 from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Partition,
                      PartitionResult, PieceTokens, StreamedResult, WindowBits, _b_files,
                      WindowTags, _field_choice, _kept, _over_partitions, assemble,
                      count_rows_in, index_a, over_cap, part_bytes, partition_chunks,
-                     piece_shape, plan_partitions,
+                     piece_tokens, plan_partitions,
                      walk_partition, walk_rows)
 from ..method.tokenize import TokenizedRows
-from ..method.tokenize_arrow import tokenize_rows_arrow
 from ..method.settings import Settings
 from ..table import ReadOptions, Row
-from ..method.template import NO_TEMPLATE, Template, find_template, left_out
+from ..method.template import Template, template_for
 from ..steps import StepGenerator, run_steps
 
 
@@ -49,6 +48,19 @@ class EvalSet(NamedTuple):
     rows: list[Row]
     fields: list[str]
     like: list[str] | None
+
+
+def read_eval(path: str, name: str | None = None, fields: list[str] | None = None,
+              id_field: str | None = None, options: ReadOptions = ReadOptions(role="a")
+              ) -> tuple[EvalSet, FileRead]:
+    """One eval file read as ``ngram-overlap EVAL TRAIN…`` reads its test set (``fields``
+    and ``id_field``: the ``--a-*`` choices; None: detected), named ``name`` (default:
+    the path), and what the reading found. B is read like it only where its fields
+    were detected."""
+    rows, _, reads = load_rows_by_file([path], fields, id_field, options)
+    found = reads[0].text_fields
+    return EvalSet(path if name is None else name, rows, found,
+                   None if fields else found), reads[0]
 
 
 class Cause(NamedTuple):
@@ -113,11 +125,12 @@ class SuiteIndex:
 
     def piece(self, rows: list[Row]) -> SuitePiece:
         """A piece of B tokenized once for every eval, with each one's candidates."""
-        b = tokenize_rows_arrow(rows, self.indexes[0].tokenizer())
-        buf, n = b.buffer, self.indexes[0].n
-        prefixed = self.prefix_bits.candidates(buf, b.offsets) if self.prefix_bits else []
-        return SuitePiece([c for tags in self.tags for c in tags.candidates_each(buf, b.offsets)],
-                          PieceTokens(b, [], prefixed, *piece_shape(rows, b.offsets, n)))
+        first = self.indexes[0]
+        shared = piece_tokens(rows, first.tokenizer(), first.n, None, self.prefix_bits)
+        b = shared.b
+        return SuitePiece([c for tags in self.tags for c in tags.candidates_each(b.buffer,
+                                                                                 b.offsets)],
+                          shared)
 
 
 @dataclass
@@ -270,9 +283,7 @@ def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings
     shared = settings.tokenizer()         # one vocabulary: B tokenized once for all
     for ev in evals:
         tokenizer, a, index = index_a(ev.rows, settings, shared)
-        template = NO_TEMPLATE if settings.keep_template else find_template(a, settings.n,
-                                                                            tokenizer)
-        template = left_out(template, a, settings.n, tokenizer, settings.leave_out)
+        template = template_for(a, settings, tokenizer)
         if template.masked:
             index = index.unmasked(template.masked)
         prepared.append((tokenizer, a, index, template))

@@ -57,6 +57,7 @@ from ..read.readers import is_utf16
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout,
                                   delimited_tables, json_array_raw)
 from ..table import ReadOptions
+from .outputs import unlink_quietly
 
 Writer = Callable[[BinaryIO], None]
 
@@ -147,10 +148,10 @@ class CleanedPiece(NamedTuple):
                 self.writer()(f)
             os.replace(partial, target)
         except InputError as e:
-            _remove(partial)
+            unlink_quietly(partial)
             return e
         except OSError as e:
-            _remove(partial)
+            unlink_quietly(partial)
             return InputError(target, f"cannot be written: {e.strerror or e}")
         return None
 
@@ -180,13 +181,6 @@ def join_pieces(paths: Sequence[str]) -> Writer:
             with open(path, "rb") as f:
                 shutil.copyfileobj(f, out, 1 << 20)
     return write
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 def _row_starts(path: str, options: ReadOptions, layout: DelimitedLayout | None

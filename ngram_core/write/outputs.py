@@ -100,7 +100,8 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _unlink(path: str | None) -> None:
+def unlink_quietly(path: str | None) -> None:
+    """Remove a file if it is there (None: nothing); a failure is no error (cleaning up)."""
     if path is None:
         return
     try:
@@ -132,7 +133,7 @@ def write_outputs(outputs: Sequence[Output], data: Mapping[str, Content]) -> Non
                 try:
                     os.replace(temporaries[o.flag], o.target)
                 except BaseException as e:
-                    _unlink(old)
+                    unlink_quietly(old)
                     if isinstance(e, OSError):
                         raise _written(o.path, e) from None
                     raise
@@ -154,9 +155,9 @@ def write_outputs(outputs: Sequence[Output], data: Mapping[str, Content]) -> Non
                 _write_stream(o, data[o.flag])
     finally:
         for temporary in temporaries.values():
-            _unlink(temporary)
+            unlink_quietly(temporary)
         for _, old in kept_aside:
-            _unlink(old)
+            unlink_quietly(old)
 
 
 def _write_beside(o: Output, data: Content, temporaries: dict[str, str]) -> None:
