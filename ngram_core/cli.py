@@ -26,8 +26,8 @@ from .errors import InputError, shown
 from .read.fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
                      unchecked_text_notice)
 from .read.files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
-                    file_stamps, index_b_whole, load_rows_by_file, read_file_bytes,
-                    read_path_table)
+                    file_stamps, index_b_whole, load_rows_by_file, one_test_file,
+                    read_file_bytes, read_path_table)
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
 from .write.outputs import Output, plan_outputs, write_outputs
@@ -277,6 +277,7 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
     try:
         settings = settings_of(args)
         blocksize = check_flags(args)
+        args.a = one_test_file(args.a)
         b_paths = expand_paths(args.b)
         planned = check_outputs(args, b_paths)
         out = stdout or (tolerant(sys.stdout) if sys.stdout is not None else None)

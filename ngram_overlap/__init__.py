@@ -25,6 +25,7 @@ prints; a bad input raises :class:`InputError` naming the file and line.
 from __future__ import annotations
 
 import csv
+import glob
 import io
 import json
 import os
@@ -34,7 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ngram_core.errors import InputError
-from ngram_core.read.files import expand_paths, fields_of, index_b_whole, load_rows_by_file
+from ngram_core.read.files import (expand_paths, fields_of, index_b_whole, load_rows_by_file,
+                                   several_test_files)
 from ngram_core.run.check import check_steps
 from ngram_core.method.settings import Settings
 from ngram_core.steps import run_steps
@@ -107,16 +109,11 @@ class _Files:
             shutil.rmtree(self.folder, ignore_errors=True)
 
     def paths(self, data: Data, name: str) -> list[str]:
-        """A path (a glob too) or a list of ``pathlib.Path``: those files; anything else
-        (rows): a temporary JSON Lines file of them."""
-        if isinstance(data, (str, os.PathLike)):
-            return expand_paths([os.fspath(data)])
-        if isinstance(data, (list, tuple)) and data and all(isinstance(d, os.PathLike)
-                                                             for d in data):
-            return expand_paths([os.fspath(d) for d in data])
-        if isinstance(data, (bytes, bytearray)):
-            raise InputError(name, "bytes need a name saying their format: write them to a "
-                                   "file (or give records or strings)")
+        """The files ``data`` stands for (see :func:`data_paths`); data given as rows:
+        a temporary JSON Lines file of them."""
+        given = data_paths(data, name)
+        if given is not None:
+            return given
         if self.folder is None:
             self.folder = tempfile.mkdtemp(prefix="ngram-overlap-")
         own = os.path.join(self.folder, str(len(self.names)))   # its own folder: its name
@@ -127,6 +124,67 @@ class _Files:
             for record in _records(data):
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
         return [path]
+
+
+def _names_files(text: str) -> bool:
+    """Whether a string names a file or a folder, or is a glob matching one (a glob
+    holds no white space: a question ending in "?" is not looked up as one)."""
+    if len(text) > 4096 or "\n" in text:
+        return False
+    if os.path.exists(text):
+        return True
+    return glob.has_magic(text) and not any(c.isspace() for c in text) and \
+        bool(glob.glob(text, recursive=True))
+
+
+def data_paths(data: Any, name: str) -> list[str] | None:
+    """Where the data is, when it is in files: their paths; None when ``data`` holds
+    the rows themselves.
+
+    A path (``str`` or ``PathLike``) or a glob (``**`` descends into folders) is the
+    files it names; so is a list of them. A list of strings is paths when its strings
+    name files or globs, text (one row each) when none does, and refused when it
+    mixes the two: a path that names no file must not become a row of text. An
+    open file is its path. A mapping (a dict of splits, such as a ``DatasetDict``)
+    is refused, naming its keys: it is several data sets. Anything else that
+    iterates (records, a DataFrame, an Arrow table, a ``Dataset``, a generator)
+    holds the rows.
+    """
+    if isinstance(data, (str, os.PathLike)):
+        return expand_paths([os.fspath(data)])
+    if isinstance(data, (bytes, bytearray)):
+        raise InputError(name, "bytes need a name saying their format: write them to a "
+                               "file (or give records or strings)")
+    if isinstance(data, io.IOBase) or (hasattr(data, "read") and hasattr(data, "name")):
+        path = getattr(data, "name", None)
+        if isinstance(path, (str, os.PathLike)) and os.path.isfile(path):
+            return [os.fspath(path)]
+        raise InputError(name, "is an open file without a path: give its path, or its rows")
+    if isinstance(data, Mapping):
+        keys = [str(k) for k in list(data)[:6]]
+        example = next((k for k in ("test", "validation", "train") if k in data), keys[0] if keys
+                       else "test")
+        raise InputError(name, f"is a mapping of {len(data):,} data sets ({', '.join(keys)}"
+                               f"{', ...' if len(data) > 6 else ''}), such as a DatasetDict "
+                               f"of splits: give one, such as data[{example!r}]")
+    if isinstance(data, (list, tuple)) and data and all(
+            isinstance(d, (str, os.PathLike)) for d in data):
+        named = [isinstance(d, os.PathLike) or _names_files(d) for d in data]
+        if all(named):
+            return expand_paths([os.fspath(d) for d in data])
+        if any(named):
+            missing = [os.fspath(d) for d, is_path in zip(data, named) if not is_path]
+            found = [os.fspath(d) for d, is_path in zip(data, named) if is_path]
+            raise InputError(name, f"mixes paths ({found[0]!r}"
+                                   f"{' and more' if len(found) > 1 else ''}) with strings "
+                                   f"that name no file ({missing[0][:80]!r}"
+                                   f"{' and more' if len(missing) > 1 else ''}): give paths "
+                                   f"that exist, or text only")
+        return None
+    if not isinstance(data, Iterable) and not hasattr(data, "to_dict"):
+        raise InputError(name, f"is of type {type(data).__name__}: give a path, a glob, a list of "
+                               f"them, strings, records (dicts), a DataFrame or a Dataset")
+    return None
 
 
 def _records(data: Any) -> Iterator[dict]:
@@ -141,6 +199,29 @@ def _records(data: Any) -> Iterator[dict]:
         else:
             raise InputError("data", f"holds a {type(item).__name__}: give strings or "
                                      f"dicts (records)")
+
+
+def _source(data: Any, name: str) -> str:
+    """How a message names data: its path or glob as given, else its name."""
+    return os.fspath(data) if isinstance(data, (str, os.PathLike)) else name
+
+
+def _evals(evals: Mapping[str, Data] | Sequence[Data]) -> dict[str, Data]:
+    """Evals by name: a mapping as it is; in a list, each path or glob is its files,
+    each an eval named by its path (as ``decontaminate EVALS...`` reads them), and
+    any other item (rows) is ``eval1``, ``eval2``..."""
+    if isinstance(evals, Mapping):
+        return dict(evals)
+    if isinstance(evals, (str, os.PathLike)):
+        evals = [evals]
+    named: dict[str, Data] = {}
+    for i, data in enumerate(evals):
+        if isinstance(data, (str, os.PathLike)):
+            for path in expand_paths([os.fspath(data)]):
+                named[path] = path
+        else:
+            named[f"eval{i}"] = data
+    return named
 
 
 def _result(report: Any, files: _Files) -> Result:
@@ -161,8 +242,10 @@ def check(test: Data, train: Data, *, text_field: str | Sequence[str] | None = N
         (list(train_text_field) if train_text_field else None)
     with _Files() as files:
         a_paths = files.paths(test, "test")
+        if len(a_paths) > 1:
+            raise several_test_files(_source(test, "test"), a_paths)
         b_paths = files.paths(train, "train")
-        a_rows, _, a_reads = load_rows_by_file(a_paths[:1], a_fields, id_field,
+        a_rows, _, a_reads = load_rows_by_file(a_paths, a_fields, id_field,
                                                ReadOptions(role="a"))
         like = None if a_fields else a_reads[0].text_fields
         b_options = ReadOptions(role="b")
@@ -191,13 +274,14 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     from ngram_core.run.suite import check_suite, read_eval
 
     chosen = _settings(settings)
-    named = dict(evals) if isinstance(evals, Mapping) else {
-        (os.fspath(e) if isinstance(e, (str, os.PathLike)) else f"eval{i}"): e
-        for i, e in enumerate(evals)}
+    named = _evals(evals)
     with _Files() as files:
         sets = []
         for name, data in named.items():
-            sets.append(read_eval(files.paths(data, name)[0], name)[0])
+            paths = files.paths(data, name)
+            if len(paths) > 1:
+                raise several_test_files(_source(data, name), paths)
+            sets.append(read_eval(paths[0], name)[0])
         b_paths = files.paths(train, "train")
         suite = check_suite(sets, b_paths, chosen)
         names = output_names(list(named), b_paths)

@@ -471,19 +471,64 @@ def index_b_whole(paths: Sequence[str]) -> bool:
 
 
 def expand_paths(patterns: Iterable[str]) -> list[str]:
-    """Globs and plain paths, in the order given; each glob's matches sorted. A
-    folder is refused, naming a glob of its files (a folder often holds a README
-    or a dataset card beside the data)."""
+    """Globs and plain paths, in the order given; each glob's matches sorted. ``**``
+    matches any number of folders, as a shell with ``globstar`` does
+    (``'mix/**/*.jsonl.zst'`` reads ``mix/a.jsonl.zst`` and
+    ``mix/web/en/part-0.jsonl.zst``); folders a glob matches beside files are
+    passed over. A folder given, or a glob that matches only folders, is refused,
+    naming a glob of its files (a folder often holds a README or a dataset card
+    beside the data).
+
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as top:
+        ...     for name in ("a.jsonl", "web/en/b.jsonl", "web/c.txt"):
+        ...         os.makedirs(os.path.dirname(os.path.join(top, name)), exist_ok=True)
+        ...         open(os.path.join(top, name), "w").close()
+        ...     [os.path.relpath(p, top) for p in expand_paths([os.path.join(top, "**/*.jsonl")])]
+        ['a.jsonl', 'web/en/b.jsonl']
+    """
     paths: list[str] = []
     for pattern in patterns:
-        matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
-        if not matches:
+        if not glob.has_magic(pattern):
+            if os.path.isdir(pattern):
+                raise folder_error(pattern)
+            paths.append(pattern)
+            continue
+        matches = sorted(set(glob.glob(pattern, recursive=True)))
+        files = [path for path in matches if not os.path.isdir(path)]
+        if not files:
+            if matches:
+                raise folder_error(matches[0])
             raise InputError(pattern, "matches no file")
-        for path in matches:
-            if os.path.isdir(path):
-                raise folder_error(path)
-        paths.extend(matches)
+        paths.extend(files)
     return paths
+
+
+def one_test_file(data: str) -> str:
+    """A test set's one file: a path, or a glob matching exactly one file. A glob of
+    several files is refused, naming them: a test set is one file, and several are a
+    suite (``ngram-overlap decontaminate``), each checked and counted on its own.
+
+        >>> one_test_file("static/examples/test-set.json")
+        'static/examples/test-set.json'
+        >>> one_test_file("static/examples/*.json")
+        Traceback (most recent call last):
+        ...
+        ngram_core.errors.InputError: static/examples/*.json: matches 2 files (test-set.json, training-corpus.json): a test set is one file; check several at once with decontaminate (ngram-overlap decontaminate EVALS... --train TRAIN)
+    """
+    paths = expand_paths([data])
+    if len(paths) > 1:
+        raise several_test_files(data, paths)
+    return paths[0]
+
+
+def several_test_files(source: str, paths: Sequence[str]) -> InputError:
+    """The refusal of several files given as one test set (see :func:`one_test_file`)."""
+    names = [os.path.basename(p) for p in paths]
+    listed = ", ".join(names[:5]) + (f" and {len(names) - 5:,} more" if len(names) > 5 else "")
+    return InputError(source, f"matches {len(paths):,} files ({listed}): a test set is one "
+                              f"file; check several at once with decontaminate "
+                              f"(ngram-overlap decontaminate EVALS... --train TRAIN)")
 
 
 def _suffix(name: str) -> str:
