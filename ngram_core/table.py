@@ -156,6 +156,23 @@ class Row(NamedTuple):
         return not self.text or self.text.isspace()
 
 
+@dataclass(frozen=True)
+class Reading:
+    """Which fields of a file make each row's text, as chosen for the file.
+
+    ``fields``: the file's text fields in order (a prefix stands for every field
+    under it). ``detected``: chosen by content, not by a person. Detected fields
+    read each row *by its own shape*: a row of another schema than the file's
+    first rows (a ShareGPT ``conversations`` row in a file of ``messages`` rows)
+    is read from the fields detection chooses for the rows of its shape, and a
+    *fixed* field (the same system prompt in nearly every row) is left out only
+    where a row holds that text (see :func:`~ngram_core.read.fields.select_rows`).
+    Fields a person chose are read as chosen, in every row.
+    """
+    fields: tuple[str, ...]
+    detected: bool = False
+
+
 class ReadOptions(NamedTuple):
     """How to read one file, where sniffing is not enough; None everywhere detects.
 

@@ -21,7 +21,7 @@ from ngram_core.read.fields import (FieldStats, ShortCount, count_files_steps, d
                                longer_fields, order_notes, other_text_fields, reads_like,
                                select_rows_steps, short_rows_warning)
 from ngram_core.read.readers import read_table_steps, text_rows_read
-from ngram_core.table import TEXT_ROWS, Row, Table
+from ngram_core.table import TEXT_ROWS, Reading, Row, Table
 
 from .dom import create, el, fill_options, set_text
 from .runner import collection_paused
@@ -434,7 +434,8 @@ class Slot:
                 fields = f.text_fields(choice.text_fields, self.like)
                 if not fields and f.undetected is not None:
                     raise f.undetected
-                selected = await runner.drive(select_rows_steps(f.table, fields, id_field))
+                reading = Reading(tuple(fields), not choice.text_fields)   # detected: by shape
+                selected = await runner.drive(select_rows_steps(f.table, reading, id_field))
                 starts.append(len(rows))
                 if not rows:
                     rows = selected

@@ -44,13 +44,14 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
 from ..errors import InputError
 from .readers import read_table_steps
-from ..table import (ID_FIELD_NAMES, ID_SUFFIXES, LM_EVAL_ITEM, PLAIN_NUMBER, TEXT_FIELD_NAMES, Row,
-                    Table, fields_label, lm_eval_samples, value_text)
+from ..table import (ID_FIELD_NAMES, ID_SUFFIXES, LM_EVAL_ITEM, PLAIN_NUMBER, TEXT_FIELD_NAMES,
+                    Reading, Row, Table, fields_label, lm_eval_samples, value_text)
 from ..steps import Pacer, run_steps
 from ..method.tokenize import PIECE_CHARS, Tokenizer
 
@@ -685,6 +686,13 @@ class FieldSelection(NamedTuple):
     text_fields: list[str]
     id_field: str | None
     notes: list[str]
+    detected: bool = False
+
+    @property
+    def reading(self) -> Reading:
+        """The text fields as :func:`select_rows` reads them: by each row's shape
+        unless a person chose them."""
+        return Reading(tuple(self.text_fields), self.detected)
 
 
 def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
@@ -706,7 +714,7 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
         if ident.note:
             notes.append(ident.note)
         id_field = ident.field
-    return FieldSelection(chosen, id_field or None, notes)
+    return FieldSelection(chosen, id_field or None, notes, not text_fields)
 
 
 def reads_like(table: Table, like) -> bool:
@@ -730,7 +738,7 @@ def choose_fields(table: Table, stats: list[FieldStats], text_fields=None,
 
         >>> t = Table("t.tsv", "tsv", ["s1", "s2"], [{"s1": "a b", "s2": "c"}])
         >>> choose_fields(t, field_stats(t), like=["s2", "s1"])
-        FieldSelection(text_fields=['s2', 's1'], id_field=None, notes=[])
+        FieldSelection(text_fields=['s2', 's1'], id_field=None, notes=[], detected=True)
     """
     return run_steps(choose_fields_steps(table, stats, text_fields, id_field, like))
 
@@ -748,7 +756,7 @@ def fixed_notes(stats: list[FieldStats], chosen) -> list[str]:
     """A sentence for each fixed field left out of the ``chosen`` text fields."""
     chosen = set(chosen)
     return [f"{s.name} holds the same text in nearly every row ({s.sample}): left out of "
-            f"the text, as it says nothing about the row"
+            f"the text where a row holds it, as it says nothing about the row"
             for s in stats if s.kind == "fixed" and s.name not in chosen]
 
 
@@ -781,13 +789,13 @@ def _expand(table: Table, name: str, have: set) -> list[str]:
     return [f for f in table.fields if f.startswith(name + ".") and f not in roles]
 
 
-def select_rows(table: Table, text_fields: list[str] | None = None,
+def select_rows(table: Table, text_fields: list[str] | Reading | None = None,
                 id_field: str | None = None, number_missing_ids: bool = True) -> list[Row]:
     """Turn records into Rows (see :func:`select_rows_steps`)."""
     return run_steps(select_rows_steps(table, text_fields, id_field, number_missing_ids))
 
 
-def select_rows_steps(table: Table, text_fields: list[str] | None = None,
+def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = None,
                       id_field: str | None = None, number_missing_ids: bool = True):
     """Turn records into Rows: the chosen text fields joined by a newline, and an id.
 
@@ -800,46 +808,215 @@ def select_rows_steps(table: Table, text_fields: list[str] | None = None,
     value of the id field (``number_missing_ids`` False: ``""``, for a piece of
     a file whose row numbers in the file are known only later). A field that
     no record has raises an InputError naming the fields the file does have.
+
+    Detected fields (None, or a :class:`~ngram_core.table.Reading` that says so)
+    read every row by its own shape (:func:`shape_readings`): in a file of
+    ``messages`` rows and ShareGPT ``conversations`` rows, each row's text
+    comes from its own conversation, and a system prompt left out as fixed is
+    read in the rows whose prompt differs::
+
+        >>> t = Table("mix.jsonl", "jsonl", ["q", "body"], [{"q": "Who came?"}, {"body": "Me."}])
+        >>> [r.text for r in select_rows(t, Reading(("q",), detected=True))]
+        ['Who came?', 'Me.']
+        >>> [r.text for r in select_rows(t, ["q"])]       # chosen: read as chosen
+        ['Who came?', '']
     """
-    asked = list(text_fields) if text_fields else (yield from detect_text_fields_steps(table))
+    if isinstance(text_fields, Reading):
+        reading = text_fields
+    elif text_fields:
+        reading = Reading(tuple(text_fields))
+    else:
+        reading = Reading(tuple((yield from detect_text_fields_steps(table))), detected=True)
+    asked = list(reading.fields)
     if id_field is None:
         id_field = detect_id_field(table)
     elif id_field == "":
         id_field = None                   # asked for row numbers
     elif id_field not in set(table.fields):
         raise _missing_field(table, id_field, "id")
-    fields = []
     have = set(table.fields)
-    for f in asked:
-        expanded = _expand(table, f, have)
-        if not expanded:
-            raise _missing_field(table, f, "text")
-        fields.extend(expanded)
-    rows = yield from _rows_steps(table, fields, id_field, number_missing_ids)
+    if not reading.detected:
+        fields = []
+        for f in asked:
+            expanded = _expand(table, f, have)
+            if not expanded:
+                raise _missing_field(table, f, "text")
+            fields.extend(expanded)
+        rows = yield from _rows_steps(table, [ShapeReading(tuple(fields), ())] * len(table.records),
+                                      id_field, number_missing_ids)
+        return rows
+    readings = yield from shape_readings_steps(table, asked)
+    rows = yield from _rows_steps(table, readings, id_field, number_missing_ids)
     return rows
 
 
-def _rows_steps(table: Table, fields: list[str], id_field: str | None,
+class ShapeReading(NamedTuple):
+    """How the rows of one shape are read: their text fields, expanded, and the fixed
+    fields left out where they hold their fixed text (``(field, text)``)."""
+    fields: tuple[str, ...]
+    fixed: tuple[tuple[str, str], ...]
+
+
+#: Shapes of record read each by its own fields, in order of first appearance; the
+#: rows of any further shape are read by the file's fields.
+MAX_SHAPES = 32
+
+
+def record_shape(record: dict) -> frozenset:
+    """A record's shape: the top-level names of its fields (``messages.content`` is
+    ``messages``), so nested variation (a ``meta`` object's keys) is one shape::
+
+        >>> sorted(record_shape({"id": 1, "messages.content": "Hi", "messages.user": "Hi"}))
+        ['id', 'messages']
+    """
+    return frozenset(name.split(".", 1)[0] for name in record)
+
+
+def shape_readings_steps(table: Table, fields: list[str]):
+    """Each record's :class:`ShapeReading`, for fields detected as ``fields``.
+
+    Records are grouped by :func:`record_shape`. Where every record has one shape,
+    all are read by ``fields`` (today's one reading of a file). Otherwise, for
+    each shape, detection runs on the shape's own first :data:`SAMPLE_ROWS`
+    records: a shape whose detected text fields are all among the file's is read
+    by the file's fields (a row without an optional field reads those it has),
+    any other by its own. In every shape a *fixed* field (one text in nearly
+    every sampled row, see :func:`_fixed`) is read in the rows whose value differs
+    from that text: left out as an instruction repeated, never as a row's own
+    words.
+    """
+    have = set(table.fields)
+    main = tuple(f for name in fields for f in _expand(table, name, have))
+    keys: dict[tuple, list[int]] = {}
+    for i, record in enumerate(table.records):
+        keys.setdefault(tuple(record), []).append(i)
+    shapes: dict[frozenset, list[int]] = {}
+    for key, members in keys.items():
+        shapes.setdefault(record_shape(dict.fromkeys(key)), []).extend(members)
+    main_fixed = yield from _fixed_values_steps(table, table.records[:SAMPLE_ROWS], main)
+    if len(shapes) == 1:
+        return [ShapeReading(main, main_fixed)] * len(table.records)
+    out: list[ShapeReading | None] = [None] * len(table.records)
+    main_set = set(main)
+    ordered = sorted(shapes.values(), key=lambda members: min(members))
+    for number, members in enumerate(ordered):
+        members.sort()
+        reading = ShapeReading(main, main_fixed)
+        if number < MAX_SHAPES:
+            own = yield from _shape_fields_steps(table, members)
+            if own is not None and not set(own[0]) <= main_set:
+                reading = own
+        for i in members:
+            out[i] = reading
+    return out
+
+
+def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
+    """The text fields a detected reading of ``table`` reads over all its rows' shapes
+    (the file's first, then each other shape's), and a sentence for each thing a
+    person should know: rows read by their own shape, and rows whose fixed field
+    differs from its fixed text, so read::
+
+        >>> t = Table("mix.jsonl", "jsonl", ["q", "body"], [{"q": "Who came?"}, {"body": "Me."}])
+        >>> shape_notes(t, Reading(("q",), detected=True))
+        (['q', 'body'], ['rows read by their own fields: 1 row q, 1 row body'])
+    """
+    if not reading.detected:
+        return list(reading.fields), []
+    readings = run_steps(shape_readings_steps(table, list(reading.fields)))
+    by_fields: Counter = Counter(r.fields for r in readings)
+    fields = list(reading.fields)
+    notes = []
+    if len(by_fields) > 1:
+        fields = list(dict.fromkeys(f for shape in by_fields for f in shape))
+        each = ", ".join(f"{count:,} row{'s' if count != 1 else ''} {fields_label(shape) or '(no text)'}"
+                         for shape, count in by_fields.items())
+        notes.append(f"rows read by their own fields: {each}")
+    differing: Counter = Counter()
+    for record, shape in zip(table.records, readings):
+        for f, text in shape.fixed:
+            value = record.get(f)
+            if value is not None and value_text(value) != text and value_text(value).strip():
+                differing[f] += 1
+    for f, count in differing.items():
+        notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' {f} "
+                     f"{'differs' if count == 1 else 'differ'} from the fixed text and "
+                     f"{'is' if count == 1 else 'are'} read".replace("row'", "row's", 1))
+    return fields, notes
+
+
+def _shape_fields_steps(table: Table, members: list[int]):
+    """The :class:`ShapeReading` detection gives the records ``members`` of one shape,
+    or None when none of their fields holds text."""
+    sample = [table.records[i] for i in members[:SAMPLE_ROWS]]
+    names = set().union(*(record.keys() for record in sample))
+    sub = replace(table, records=sample, fields=[f for f in table.fields if f in names],
+                  lines=[])
+    try:
+        chosen = yield from detect_text_fields_steps(sub)
+    except InputError:
+        return None
+    have = set(sub.fields)
+    fields = tuple(f for name in chosen for f in _expand(sub, name, have))
+    fixed = yield from _fixed_values_steps(sub, sample, fields)
+    return ShapeReading(fields, fixed)
+
+
+def _fixed_values_steps(table: Table, sample: list[dict], fields: tuple[str, ...]):
+    """The fixed fields left out of ``fields`` (kind ``fixed``, as :func:`field_stats`
+    judges one: text, one value in nearly every sampled row), each with its fixed
+    text (the value most of the sampled rows hold). Judged on the raw values, so a
+    file of one fixed field costs a count, not a tokenization."""
+    chosen = set(fields)
+    listed, outer, roles = set(table.list_fields), set(table.outer_fields), set(table.role_fields)
+    id_field = None
+    fixed = []
+    for name in table.fields:
+        if name in chosen or name in outer or name in roles:
+            continue
+        values = [r.get(name) for r in sample]
+        if not _fixed(values):
+            continue
+        if _kind(values, name in listed) != "text":
+            continue
+        if id_field is None:
+            id_field = id_like_field(table) or ""
+        if name == id_field:
+            continue
+        top = Counter(v for v in values if isinstance(v, str) and v.strip()).most_common(1)
+        fixed.append((name, top[0][0]))
+    return tuple(fixed)
+    yield                                   # a generator, like the other steps
+
+
+def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None,
                 number_missing_ids: bool = True):
     rows, any_text, pacer = [], False, Pacer()
-    several = len(fields) > 1
-    for number, record in enumerate(table.records, 1):
+    order = {name: i for i, name in enumerate(table.fields)}
+    for number, (record, reading) in enumerate(zip(table.records, readings), 1):
         if pacer.due():
             yield number
+        fields = reading.fields
         present = [(f, value_text(record.get(f))) for f in fields if record.get(f) is not None]
+        differing = [(f, value_text(record[f])) for f, text in reading.fixed
+                     if record.get(f) is not None and value_text(record[f]) != text
+                     and value_text(record[f]).strip()]
+        if differing:         # a fixed field's own value in this row: read, in file order
+            present = sorted(present + differing, key=lambda pair: order.get(pair[0], 0))
         any_text = any_text or bool(present)
         ident = record.get(id_field) if id_field else None
         ident = value_text(ident) if ident is not None else ""
         if not ident and (number_missing_ids or not id_field):
             ident = str(number)
-        if several:
+        if len(fields) > 1 or differing:
             rows.append(Row(number, ident, "\n".join(t for _, t in present),
                             _parts(present)))
         else:
             rows.append(Row(number, ident, present[0][1] if present else ""))
     if not any_text:
+        names = dict.fromkeys(f for reading in readings for f in reading.fields)
         raise InputError(table.source, f"no row has a value in the text field "
-                                       f"{', '.join(map(repr, fields))}")
+                                       f"{', '.join(map(repr, names))}")
     return rows
 
 

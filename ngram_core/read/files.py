@@ -31,7 +31,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 from ..errors import InputError, shown
 from ..table import RowFiles
 from .fields import (FieldSelection, FieldStats, choose_fields, field_stats, other_text_fields,
-                     select_rows)
+                     select_rows, shape_notes)
 from .readers import decode_bytes, format_from_name, is_utf16, read_table, text_rows_read
 from ..table import ReadOptions, Row, Table, fields_label, table_from_records
 
@@ -431,7 +431,9 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
             table = read_path_table(path, options)
             stats = field_stats(table)
             choice = choose_fields(table, stats, fields, id_field, like)
-            selected = select_rows(table, choice.text_fields, choice.id_field or "")
+            selected = select_rows(table, choice.reading, choice.id_field or "")
+            read_fields, notes = shape_notes(table, choice.reading)
+            choice = choice._replace(text_fields=read_fields, notes=[*choice.notes, *notes])
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
             raise

@@ -68,7 +68,7 @@ from ..read.fields import SAMPLE_ROWS, ShortCount, choose_fields, field_stats, s
 from ..read.readers import format_from_name, is_utf16, read_table, text_rows_read
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
                             head_table, is_json_array, json_array_tables)
-from ..table import ReadOptions, Row, Table
+from ..table import ReadOptions, Reading, Row, Table
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
@@ -186,7 +186,7 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     return parts
 
 
-def partition_chunks(part: Partition, fields: list[str], id_field: str) -> Iterator[list[Row]]:
+def partition_chunks(part: Partition, fields: Reading, id_field: str) -> Iterator[list[Row]]:
     """The rows of one partition, in pieces of bounded size, numbered from 1 within each.
 
     A Parquet row group is one piece. A byte range, and a whole JSONL or
@@ -253,7 +253,7 @@ def line_pieces(data: bytes, piece_bytes: int = PIECE_BYTES) -> Iterator[tuple[b
         start = stop
 
 
-def _array_chunks(part: Partition, fields: list[str], id_field: str) -> Iterator[list[Row]]:
+def _array_chunks(part: Partition, fields: Reading, id_field: str) -> Iterator[list[Row]]:
     """A JSON array's rows item by item; where it cannot be read so (a broken
     document), the file read whole says why, or gives the rows not yet given."""
     given = 0
@@ -274,7 +274,7 @@ def _lines_before_piece(path: str, first: int, before: int) -> int:
     return lines_before(path, first) + before
 
 
-def _rows_of(data: bytes, part: Partition, fields: list[str], id_field: str,
+def _rows_of(data: bytes, part: Partition, fields: Reading, id_field: str,
              lines_before_data: Callable[[], int]) -> list[Row]:
     """The rows in a piece of a line-based file; an error names the line in the file."""
     if not data.strip():
@@ -403,7 +403,7 @@ class DefinitionFindings(NamedTuple):
 PIECE_BITS = 20
 
 
-def find_in_partition(part: Partition, fields: list[str], id_field: str,
+def find_in_partition(part: Partition, fields: Reading, id_field: str,
                       probe: Probe) -> DefinitionFindings:
     """The published definitions' pass over one partition, a piece at a time."""
     total, piece_rows = Findings(), []
@@ -425,7 +425,7 @@ class WindowCounts(NamedTuple):
     error: InputError | None = None
 
 
-def count_partition(part: Partition, fields: list[str], id_field: str,
+def count_partition(part: Partition, fields: Reading, id_field: str,
                     index: AIndex) -> WindowCounts:
     """The frequency filter's first pass over one partition (a B row is in one
     partition only, so the counts of all partitions add up to exact totals)."""
@@ -508,7 +508,7 @@ class PartitionResult:
     error: InputError | None = None
 
 
-def walk_partition(part: Partition, fields: list[str], id_field: str,
+def walk_partition(part: Partition, fields: Reading, id_field: str,
                    index: AIndex, before: dict[bytes, int] | None = None) -> PartitionResult:
     """One partition's partial result, walked a piece at a time.
 
@@ -781,7 +781,7 @@ class StreamedResult(Report):
 
 
 def _field_choice(part: Partition, fields: list[str] | None, id_field: str | None,
-                  like: Sequence[str] | None = None) -> tuple[tuple[list[str], str], FileRead]:
+                  like: Sequence[str] | None = None) -> tuple[tuple[Reading, str], FileRead]:
     """The text and id fields of one B file, chosen as the single-machine path does
     (:func:`~ngram_core.read.fields.choose_fields`), from its first MiB (or first 1,000
     Parquet rows): the client never reads B whole. Also what was read of it (its
@@ -813,10 +813,10 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
 
 
 def _choice_of(part: Partition, table: Table, fields: list[str] | None, id_field: str | None,
-               like: Sequence[str] | None) -> tuple[tuple[list[str], str], FileRead]:
+               like: Sequence[str] | None) -> tuple[tuple[Reading, str], FileRead]:
     stats = field_stats(table)
     choice = choose_fields(table, stats, fields, id_field, like)
-    return (choice.text_fields, choice.id_field or ""), file_read(part.path, 0, table, stats,
+    return (choice.reading, choice.id_field or ""), file_read(part.path, 0, table, stats,
                                                                  choice)
 
 
@@ -911,7 +911,7 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
     template = template_for(a, settings, tokenizer)
     if template.masked:
         index = index.unmasked(template.masked)         # A's template matches nothing
-    choices: dict[int, tuple[list[str], str]] = {}
+    choices: dict[int, tuple[Reading, str]] = {}
     reads: dict[int, FileRead] = {}
     for part in parts:
         if part.file_index not in choices:
@@ -951,7 +951,8 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
             walked[partial.partition] = _kept(partial)
     for part in parts:
         total.add_best(walked[part.index])
-    read = (a_fields, list(dict.fromkeys(f for fields, _ in choices.values() for f in fields)))
+    read = (a_fields, list(dict.fromkeys(f for reading, _ in choices.values()
+                                                for f in reading.fields)))
     result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read, capped,
                       template, index.pieces)
     result.b_reads, result.b_counts = _b_files(reads, walked.values(), settings.n)
@@ -993,7 +994,7 @@ def _b_files(reads: dict[int, FileRead], walked, n: int
              for i in files])
 
 
-def _walks(executor: Executor | None, parts: Sequence[Partition], choices: dict[int, tuple[list[str], str]],
+def _walks(executor: Executor | None, parts: Sequence[Partition], choices: dict[int, tuple[Reading, str]],
            index: AIndex) -> Iterator[PartitionResult]:
     """Every partition walked: on Dask, in parallel and ranked later (see
     :func:`over_cap`); in this process, in file order, each knowing the windows'
@@ -1012,7 +1013,7 @@ def _walks(executor: Executor | None, parts: Sequence[Partition], choices: dict[
 
 
 def _definitions(executor: Executor | None, a_rows: list[Row], parts: Sequence[Partition],
-                 choices: dict[int, tuple[list[str], str]]) -> Definitions:
+                 choices: dict[int, tuple[Reading, str]]) -> Definitions:
     """The published definitions over B's partitions: A prepared here, each piece of
     B searched on a worker, the findings merged (in any order) and judged here."""
     prepared = run_steps(prepare_steps(a_rows))

@@ -35,7 +35,7 @@ from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Parti
                      walk_partition, walk_rows)
 from ..method.tokenize import TokenizedRows
 from ..method.settings import Settings
-from ..table import ReadOptions, Row
+from ..table import ReadOptions, Reading, Row
 from ..method.template import Template, template_for
 from ..steps import StepGenerator, run_steps
 
@@ -83,7 +83,7 @@ class Removal(NamedTuple):
 
 class ReadGroup(NamedTuple):
     """The evals that read a B file with the same text fields and id field."""
-    fields: list[str]
+    reading: Reading
     id_field: str
     evals: tuple[int, ...]
 
@@ -157,7 +157,7 @@ def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
     try:
         for group in groups:
             first_row = 0
-            for rows in partition_chunks(part, group.fields, group.id_field):
+            for rows in partition_chunks(part, group.reading, group.id_field):
                 piece = suite.piece(rows)
                 yield None
                 for e in group.evals:
@@ -197,7 +197,7 @@ def count_suite_partition(part: Partition, groups: tuple[ReadGroup, ...],
     counts: dict[int, dict[bytes, int]] = {e: {} for group in groups for e in group.evals}
     try:
         for group in groups:
-            for rows in partition_chunks(part, group.fields, group.id_field):
+            for rows in partition_chunks(part, group.reading, group.id_field):
                 b = suite.piece(rows).b
                 for e in group.evals:
                     for key, rows_in in count_rows_in(rows, suite.indexes[e], b).items():
@@ -334,7 +334,7 @@ def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings
         in_order = [walked[e][part.index] for part in parts]
         again, capped = over_cap(in_order, settings.cap)
         if again:       # walked in parallel: the partitions past the cap, walked ranked
-            own = {f: (list(g.fields), g.id_field) for f, gs in groups.items()
+            own = {f: (g.reading, g.id_field) for f, gs in groups.items()
                    for g in gs if e in g.evals}
             for partial in _over_partitions(executor, walk_partition, [parts[p] for p in again],
                                             own, indexes[e], extra=again):
@@ -342,7 +342,7 @@ def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings
         for part in parts:
             totals[e].add_best(walked[e][part.index])
         b_fields_read = list(dict.fromkeys(f for gs in groups.values() for g in gs
-                                           if e in g.evals for f in g.fields))
+                                           if e in g.evals for f in g.reading.fields))
         checked = assemble(ev.rows, a, tokenizer, settings, totals[e], parts, len(ignored[e]),
                            (ev.fields, b_fields_read), capped, template, indexes[e].pieces)
         checked.b_reads, checked.b_counts = _b_files({f: reads[f, e] for f in groups},
@@ -370,16 +370,16 @@ def _read_groups(parts: Sequence[Partition], evals: Sequence[EvalSet],
     for part in parts:
         if part.file_index in groups:
             continue
-        chosen: dict[tuple[tuple[str, ...], str], list[int]] = {}
+        chosen: dict[tuple[Reading, str], list[int]] = {}
         by_like: dict[tuple[str, ...] | None, Any] = {}
         for e, ev in enumerate(evals):
             like = tuple(ev.like) if ev.like else None
             if like not in by_like:
                 by_like[like] = _field_choice(part, b_fields, b_id_field, ev.like)
-            (fields, id_field), read = by_like[like]
-            chosen.setdefault((tuple(fields), id_field), []).append(e)
+            (reading, id_field), read = by_like[like]
+            chosen.setdefault((reading, id_field), []).append(e)
             reads[part.file_index, e] = read
-        groups[part.file_index] = tuple(ReadGroup(list(f), i, tuple(es))
+        groups[part.file_index] = tuple(ReadGroup(f, i, tuple(es))
                                         for (f, i), es in chosen.items())
     return groups, reads
 
