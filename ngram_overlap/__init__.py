@@ -34,6 +34,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Union
 
 from ngram_core.errors import InputError
@@ -136,6 +137,18 @@ def _records(data: Any, name: str = "data") -> Iterator[dict]:
                                    f"dicts (records)")
 
 
+@contextmanager
+def _named_errors(files: _Files) -> Iterator[None]:
+    """An error about data given as rows names the data (``test``, ``train``, an eval's
+    name), not its temporary file."""
+    try:
+        yield
+    except InputError as e:
+        if e.source not in files.names:
+            raise
+        raise InputError(files.names[e.source], e.message, line=e.line, row=e.row) from None
+
+
 def _result(report: Any, files: _Files, test: str, train: Sequence[str]) -> Result:
     columns, rows, text = typed_rows(report.rows_csv(), report, files.named)
     return Result(files.named(report.summary.as_dict()), rows, report, columns,
@@ -158,7 +171,7 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
     _accepted(test, "test")
     _accepted(train, "train")
     on_progress = reporter(progress)
-    with _Files() as files:
+    with _Files() as files, _named_errors(files):
         if on_progress is not None:
             on_progress(Reading("read test"))
         a_paths = files.paths(test, "test")
@@ -217,7 +230,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
         _accepted(data, name)
     _accepted(train, "train")
     on_progress = reporter(progress)
-    with _Files() as files:
+    with _Files() as files, _named_errors(files):
         sets = []
         for name, data in named.items():
             if on_progress is not None:

@@ -154,6 +154,10 @@ def test_a_cell_that_is_no_data_is_refused_naming_its_column():
         ngram_overlap.check(TEST, frame)
     with pytest.raises(TypeError, match="a int is no data: give a path"):
         ngram_overlap.check(42, TEST)
+    with pytest.raises(ngram_overlap.InputError, match="^train: is empty"):   # not a temp file
+        ngram_overlap.check(TEST, [])
+    with pytest.raises(ngram_overlap.InputError, match="^quiz: is empty"):
+        ngram_overlap.decontaminate({"quiz": []}, TEST)
 
 
 def test_decontaminate_in_memory_removes_what_the_command_removes(tmp_path):
