@@ -319,9 +319,11 @@ def removals_sentence(per_eval: int, removed: int) -> str:
     if per_eval == removed:
         return (f"{rows} removed in all: the training rows holding each eval add up to the "
                 f"same, as no row holds rows of two evals.")
+    extra = per_eval - removed
+    more = "1 more count comes" if extra == 1 else f"{extra:,} more counts come"
     return (f"{rows} removed in all; the training rows holding each eval add up to "
-            f"{per_eval:,}, as {per_eval - removed:,} more counts come from rows that hold "
-            f"rows of several evals (each such row counted once per eval, removed once).")
+            f"{per_eval:,}, as {more} from rows that hold rows of several evals (each "
+            f"such row counted once per eval, removed once).")
 
 
 def now() -> str:
