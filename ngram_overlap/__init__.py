@@ -115,10 +115,7 @@ ACCEPTED = ("a path (a glob too), a list of pathlib.Path, a list of strings or o
 
 def _accepted(data: Any, name: str) -> None:
     """Refuse, in words, what is no data at all (``check(42, ...)``)."""
-    if isinstance(data, (str, os.PathLike, bytes, bytearray, Mapping)) or \
-            not isinstance(data, Iterable):
-        if isinstance(data, (str, os.PathLike, bytes, bytearray)):
-            return
+    if not isinstance(data, (str, os.PathLike, bytes, bytearray, Iterable)):
         raise TypeError(f"{name}: a {type(data).__name__} is no data: give {ACCEPTED}")
 
 
