@@ -46,7 +46,7 @@ from ngram_core.steps import run_steps
 from .options import KEYWORDS, Chosen
 from .progress import Reading, reporter
 from .results import Result, SuiteResult, typed_rows
-from .values import json_value
+from .values import json_value, kind_of
 
 __all__ = ["KEYWORDS", "InputError", "Result", "Settings", "SuiteResult", "check",
            "decontaminate"]
@@ -106,7 +106,6 @@ class _Files:
         return [path]
 
 
-
 #: What a test set or training data can be, said when something else is given.
 ACCEPTED = ("a path (a glob too), a list of pathlib.Path, a list of strings or of dicts "
             "(records), a pandas DataFrame, a Hugging Face Dataset, or any iterable of "
@@ -116,7 +115,7 @@ ACCEPTED = ("a path (a glob too), a list of pathlib.Path, a list of strings or o
 def _accepted(data: Any, name: str) -> None:
     """Refuse, in words, what is no data at all (``check(42, ...)``)."""
     if not isinstance(data, (str, os.PathLike, bytes, bytearray, Iterable)):
-        raise TypeError(f"{name}: a {type(data).__name__} is no data: give {ACCEPTED}")
+        raise TypeError(f"{name}: {kind_of(data)} is no data: give {ACCEPTED}")
 
 
 def _records(data: Any, name: str = "data") -> Iterator[dict]:
@@ -130,7 +129,7 @@ def _records(data: Any, name: str = "data") -> Iterator[dict]:
         elif isinstance(item, Mapping):
             yield json_value(item, name, i)
         else:
-            raise InputError(name, f"row {i + 1} is a {type(item).__name__}: give strings or "
+            raise InputError(name, f"row {i + 1} is {kind_of(item)}: give strings or "
                                    f"dicts (records)")
 
 
@@ -218,7 +217,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     started = now()
     chosen = Chosen(options)
     if isinstance(evals, (str, os.PathLike)) or not isinstance(evals, Iterable):
-        raise TypeError(f"evals: a {type(evals).__name__} is no suite: give a dict of names "
+        raise TypeError(f"evals: {kind_of(evals)} is no suite: give a dict of names "
                         f"to data, or a list of paths")
     named = dict(evals) if isinstance(evals, Mapping) else {
         (os.fspath(e) if isinstance(e, (str, os.PathLike)) else f"eval{i}"): e

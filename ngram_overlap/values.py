@@ -13,7 +13,7 @@ column::
     >>> json_value({"x": object()}, "train", 4)
     Traceback (most recent call last):
     ...
-    ngram_core.errors.InputError: train: row 5, column 'x' holds a object, which is not data: give text, numbers, true/false, dates, lists or records
+    ngram_core.errors.InputError: train: row 5, column 'x' holds an object, which is not data: give text, numbers, true/false, dates, lists or records
 """
 
 from __future__ import annotations
@@ -64,9 +64,15 @@ def json_value(value: Any, name: str = "data", row: int = 0, column: str = "") -
         return json_value(value.as_py(), name, row, column)
     if hasattr(value, "to_pylist"):                   # a pyarrow array
         return json_value(value.to_pylist(), name, row, column)
-    raise InputError(name, f"row {row + 1}, column {column!r} holds a {kind.__name__}, which "
+    raise InputError(name, f"row {row + 1}, column {column!r} holds {kind_of(value)}, which "
                            f"is not data: give text, numbers, true/false, dates, lists or "
                            f"records")
+
+
+def kind_of(value: Any) -> str:
+    """A value's type with its article, for a message: ``an int``, ``a dict``."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _pandas() -> Any:

@@ -152,7 +152,7 @@ def test_a_cell_that_is_no_data_is_refused_naming_its_column():
     frame = pd.DataFrame({"text": ["a b c", "d e f"], "blob": [1, object()]})
     with pytest.raises(ngram_overlap.InputError, match="train: row 2, column 'blob'"):
         ngram_overlap.check(TEST, frame)
-    with pytest.raises(TypeError, match="a int is no data: give a path"):
+    with pytest.raises(TypeError, match="an int is no data: give a path"):
         ngram_overlap.check(42, TEST)
     with pytest.raises(ngram_overlap.InputError, match="^train: is empty"):   # not a temp file
         ngram_overlap.check(TEST, [])
