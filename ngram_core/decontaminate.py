@@ -10,9 +10,10 @@ writes ``cleaned/<each training file's name>`` (its own format and compression,
 the rows that share a window with an eval row, or hold a short eval row whole,
 left out), ``cleaned/removed.jsonl`` (one line per removed row and why) and
 ``cleaned/report.json`` (each eval's summary, as ``ngram-overlap EVAL TRAIN
---json`` prints it, and the benchmark-by-training-file table), all of them or
-none. The matching flags are the check's; ``--a-*`` flags read every eval,
-``--b-*`` flags every training file.
+--json`` prints it, the benchmark-by-training-file table, and for a model card the
+tool's version, the run's start and end, the settings and the fields read), all of
+them or none; the tables on stdout (``--json``: the report). The matching flags are
+the check's; ``--a-*`` flags read every eval, ``--b-*`` flags every training file.
 """
 
 from __future__ import annotations
