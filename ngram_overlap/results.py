@@ -109,6 +109,10 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], numeric_from: int
             + "".join("<tr>" + cells("td", r) + "</tr>" for r in rows) + "</tbody></table>")
 
 
+def _rows(count: int) -> str:
+    return "1 row" if count == 1 else f"{count:,} rows"
+
+
 def _files(names: Sequence[str]) -> str:
     shown = [_short(n, 40) for n in names[:2]]
     more = f" and {len(names) - 2:,} more" if len(names) > 2 else ""
@@ -143,7 +147,7 @@ class Result:
     def __repr__(self) -> str:
         s = self.summary
         return (f"<ngram_overlap.Result: {flagged_figure(self.report.summary)} flagged "
-                f"({s['flagged']:,} of {s['checkable']:,} checkable rows; {s['rows']:,} rows) "
+                f"({s['flagged']:,} of {s['checkable']:,} checkable rows; {_rows(s['rows'])}) "
                 f"- {_short(self.test, 40)} against {_files(self.train)}, n={s['n']}>")
 
     def _repr_html_(self) -> str:

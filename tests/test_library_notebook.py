@@ -17,6 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from IPython.core.formatters import DisplayFormatter
 
 import ngram_overlap
 from ngram_core.decontaminate import main as decontaminate_main
@@ -73,6 +74,14 @@ def test_rows_hold_numbers_bools_and_none_and_the_frames_dtypes_never_change():
     assert result.rows_csv().splitlines()[1].startswith("1,1,checkable,15,15,1.0,true,15,")
 
 
+def shown_in_a_notebook(value) -> tuple[str, str]:
+    """What a notebook (Jupyter, VS Code, Colab: IPython's display formatter) shows
+    for a bare ``value``: its plain text and its HTML."""
+    bundle, _ = DisplayFormatter().format(value)
+    assert set(bundle) == {"text/plain", "text/html"}
+    return bundle["text/plain"], bundle["text/html"]
+
+
 def test_a_result_and_a_suite_show_in_a_few_kilobytes_with_the_verdict(tmp_path):
     rng = random.Random(3)
     test = [{"id": f"<b>q{i}</b>", "text": text(rng, 30)} for i in range(3000)]
@@ -80,20 +89,18 @@ def test_a_result_and_a_suite_show_in_a_few_kilobytes_with_the_verdict(tmp_path)
     for i in range(0, 3000, 50):
         train[i]["text"] += " " + test[i]["text"]
     result = ngram_overlap.check(test, train)
-    shown = repr(result)
+    shown, page = shown_in_a_notebook(result)
     assert "\n" not in shown and len(shown) < 200
     assert "60 of 3,000 checkable rows" in shown and "test against train" in shown
-    page = result._repr_html_()
-    assert len(page.encode()) < 10_000
+    assert len(page.encode()) + len(shown.encode()) < 10_000
     assert "Rows flagged: 2.0%" in page and "Worst rows first" in page
     assert "&lt;b&gt;q0&lt;/b&gt;" in page and "<b>q0" not in page       # escaped
     assert "SECRETTRAININGWORD" not in page and "SECRETTRAININGWORD" not in shown
     evals = {f"eval <{k}>": test[k * 100:(k + 1) * 100] for k in range(30)}
     suite = ngram_overlap.decontaminate(evals, train)
-    shown = repr(suite)
+    shown, page = shown_in_a_notebook(suite)
     assert "\n" not in shown and len(shown) < 400 and "30 evals" in shown
-    page = suite._repr_html_()
-    assert len(page.encode()) < 10_000
+    assert len(page.encode()) + len(shown.encode()) < 10_000
     assert "30 of 30 evals found in the training data; 60 of 20,000 training rows removed" \
         in page
     assert "eval &lt;0&gt;" in page and "SECRETTRAININGWORD" not in page
