@@ -10,14 +10,16 @@ writes ``cleaned/<each training file's name>`` (its own format and compression,
 the rows that share a window with an eval row, or hold a short eval row whole,
 left out), ``cleaned/removed.jsonl`` (one line per removed row and why) and
 ``cleaned/report.json`` (each eval's summary, as ``ngram-overlap EVAL TRAIN
---json`` prints it, and the benchmark-by-training-file table), all of them or
-none. The matching flags are the check's; ``--a-*`` flags read every eval,
-``--b-*`` flags every training file.
+--json`` prints it, the benchmark-by-training-file table, and for a model card the
+tool's version, the run's start and end, the settings and the fields read), all of
+them or none; the tables on stdout (``--json``: the report). The matching flags are
+the check's; ``--a-*`` flags read every eval, ``--b-*`` flags every training file.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import shutil
@@ -26,6 +28,8 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from . import __version__
+from .method.settings import Settings
 from .write.cleaned import CleanedPiece, cleaned_pieces, cleaned_writer, join_pieces
 from .errors import InputError, shown
 from .read.files import check_unchanged, describe_read, expand_paths, file_stamps
@@ -85,17 +89,19 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     report = until_stopped(run, err)
     if isinstance(report, int):
         return report
-    if not args.json:
-        return 0
     out = stdout or (tolerant(sys.stdout) if sys.stdout is not None else None)
     if out is None:
         err.write("ngram-overlap: standard output: is closed: the report cannot be written\n")
         return 2
-    return write_result(out, json.dumps(report, ensure_ascii=False) + "\n", err,
-                         own_stdout=stdout is None)
+    # the tables on stdout as the check's summary (or the report as JSON); the files
+    # read and progress stay on stderr
+    text = json.dumps(report, ensure_ascii=False) + "\n" if args.json else render_tables(report)
+    return write_result(out if args.json else VisibleText(out), text, err,
+                        own_stdout=stdout is None)
 
 
 def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
+    started = now()
     settings = settings_of(args)
     blocksize = check_flags(args)
     eval_paths, train_paths = expand_paths(args.evals), expand_paths(args.train)
@@ -133,12 +139,12 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
         bar.clear()
         for read in suite.results[0].b_reads:
             err.write(describe_read("Training", read) + "\n")
-        report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]])
+        report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]],
+                              started, now())
         write_outputs(planned, suite_files(suite, report, names, pieces))
     finally:
         if pieces_folder is not None:
             shutil.rmtree(pieces_folder, ignore_errors=True)
-    err.write(render_tables(report))
     return report
 
 
@@ -259,22 +265,71 @@ def removed_lines(suite: SuiteResult) -> bytes:
     return "".join(line + "\n" for line in lines).encode("utf-8")
 
 
-def suite_report(suite: SuiteResult, written: Sequence[str]) -> dict:
+def suite_report(suite: SuiteResult, written: Sequence[str], started: str = "",
+                 ended: str = "") -> dict:
     """Each eval's summary (as its own run's ``--json``, with its file), each training
-    file's rows and removed rows, and for each eval and training file the eval rows
-    found there and the training rows holding them."""
+    file's rows, removed rows and the fields read from it, and for each eval and
+    training file the eval rows found there and the training rows holding them; then,
+    for a model card, the tool and its version, the run's start and end (UTC, ISO
+    8601: ``started``, ``ended``), the settings, and how the training rows holding
+    each eval add up to the rows removed (``removals``)."""
     evals = [{"file": shown(name), **result.summary.as_dict()}
              for name, result in zip(suite.eval_names, suite.results)]
     removed = [0] * len(suite.b_paths)
     for removal in suite.removals:
         removed[removal.file_index] += 1
-    training = [{"file": shown(path), "rows": rows, "removed": gone, "cleaned": shown(out)}
-                for path, rows, gone, out in zip(suite.b_paths, suite.b_rows, removed, written)]
+    fields: list[list[str]] = [[] for _ in suite.b_paths]
+    for result in suite.results:          # each eval chooses B's fields as its run would
+        for i, read in enumerate(result.b_reads[:len(fields)]):
+            fields[i] += [f for f in read.text_fields if f not in fields[i]]
+    training = [{"file": shown(path), "rows": rows, "removed": gone, "cleaned": shown(out),
+                 "fields": read}
+                for path, rows, gone, out, read in zip(suite.b_paths, suite.b_rows, removed,
+                                                       written, fields)]
+    found = found_in_files(suite)
     by_file = [{"eval": shown(suite.eval_names[f.eval]),
                 "training": shown(suite.b_paths[f.file_index]),
                 "eval_rows": f.eval_rows, "training_rows": f.training_rows}
-               for f in found_in_files(suite)]
-    return {"evals": evals, "training": training, "found": by_file}
+               for f in found]
+    return {"evals": evals, "training": training, "found": by_file,
+            "tool": {"name": "ngram-overlap", "version": __version__},
+            "started": started, "ended": ended,
+            "settings": settings_dict(suite.results[0].settings) if suite.results else {},
+            "removals": removals_sentence(sum(f.training_rows for f in found),
+                                          len(suite.removals))}
+
+
+def settings_dict(settings: Settings) -> dict:
+    """The settings a suite ran at, named as in a check's ``--json``."""
+    return {"n": settings.n, "mode": settings.mode, "layers": "+".join(settings.layers),
+            "threshold": settings.threshold, "tokenizer": settings.backend,
+            "short_min": settings.short_min, "max_b_rows": settings.max_b_rows,
+            "keep_template": settings.keep_template, "leave_out": list(settings.leave_out)}
+
+
+def removals_sentence(per_eval: int, removed: int) -> str:
+    """How the training rows holding each eval relate to the rows removed: a row
+    holding rows of several evals is counted once for each of them, removed once.
+
+    >>> removals_sentence(286, 279)
+    '279 training rows removed in all; the training rows holding each eval add up to 286, as 7 more counts come from rows that hold rows of several evals (each such row counted once per eval, removed once).'
+    >>> removals_sentence(3, 3)
+    '3 training rows removed in all: the training rows holding each eval add up to the same, as no row holds rows of two evals.'
+    """
+    rows = "1 training row" if removed == 1 else f"{removed:,} training rows"
+    if per_eval == removed:
+        return (f"{rows} removed in all: the training rows holding each eval add up to the "
+                f"same, as no row holds rows of two evals.")
+    extra = per_eval - removed
+    more = "1 more count comes" if extra == 1 else f"{extra:,} more counts come"
+    return (f"{rows} removed in all; the training rows holding each eval add up to "
+            f"{per_eval:,}, as {more} from rows that hold rows of several evals (each "
+            f"such row counted once per eval, removed once).")
+
+
+def now() -> str:
+    """The time now, UTC, ISO 8601 to the second (the report's ``started``, ``ended``)."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def render_tables(report: dict) -> str:

@@ -3,35 +3,40 @@
 Two calls, the command's two commands, with the same settings and the same figures
 (the engine is :mod:`ngram_core`, the one the command and the page run)::
 
-    import ngram_overlap
+    >>> import ngram_overlap
+    >>> test = ["the quick brown fox jumps over the lazy dog by the river bank at dawn",
+    ...         "an unrelated question about prime numbers and their many curious properties"]
+    >>> train = [{"id": "d1", "text": "yes: the quick brown fox jumps over the lazy dog by "
+    ...                               "the river bank at dawn, once more"}]
+    >>> result = ngram_overlap.check(test, train, n=13)
+    >>> result.summary["flagged"], result.rows[0]["dirty_share"], result.rows[0]["b_id"]
+    (1, 1.0, 'd1')
+    >>> suite = ngram_overlap.decontaminate({"quiz": test}, train)   # out="cleaned/" writes
+    >>> suite.removed[0]["id"], suite.mask()
+    ('d1', [False])
 
-    result = ngram_overlap.check(["a test question ...", ...], "train.jsonl", n=13)
-    result.summary["flagged"], result.rows[0]["share"]
-    result.to_pandas()                       # with pandas installed
-
-    suite = ngram_overlap.decontaminate({"mmlu": "mmlu.jsonl", "gsm8k": rows},
-                                        ["shard-0.jsonl.zst"], out="cleaned/")
-
-A test set or training data is a path (a glob too, or a list of ``pathlib.Path``),
-a list of strings, a list of dicts (records), a pandas DataFrame, or any iterable
-of those (a generator of training rows of any length streams: it is written to a
-temporary JSON Lines file a row at a time and read back as the command reads one,
-then removed). Strings
-become records ``{"text": ...}``; records are read as a JSON Lines file of them
-is, fields detected alike (``text_field``/``id_field`` choose). Nothing here
-prints; a bad input raises :class:`InputError` naming the file and line.
+``result.to_pandas()`` gives the rows as a DataFrame (with pandas installed); in a
+notebook a result shows its verdict in a few kB. A test set or training data is a
+path (a glob too, or a list of ``pathlib.Path``), a list of strings, a list of dicts
+(records), a pandas DataFrame, a Hugging Face ``Dataset``, or any iterable of those
+(a generator of training rows of any length streams: it is written to a temporary
+JSON Lines file a row at a time and read back as the command reads one, then
+removed). Strings become records ``{"text": ...}``; records are read as a JSON Lines
+file of them is, fields detected alike (``text_field``/``id_field`` choose, and
+every other flag of the command is a keyword: :mod:`ngram_overlap.options`).
+Nothing here prints unless asked (``progress=True``); a bad input raises
+:class:`InputError` naming the file and line. More: docs/library.md.
 """
 
 from __future__ import annotations
 
-import csv
 import glob
 import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Union
 
 from ngram_core.errors import InputError
@@ -40,44 +45,17 @@ from ngram_core.read.files import (expand_paths, fields_of, index_b_whole, load_
 from ngram_core.run.check import check_steps
 from ngram_core.method.settings import Settings
 from ngram_core.steps import run_steps
-from ngram_core.table import ReadOptions
 
-__all__ = ["InputError", "Result", "Settings", "SuiteResult", "check", "decontaminate"]
+from .options import KEYWORDS, Chosen
+from .progress import Reading, reporter
+from .results import Result, SuiteResult, typed_rows
+from .values import json_value, kind_of
+
+__all__ = ["KEYWORDS", "InputError", "Result", "Settings", "SuiteResult", "check",
+           "decontaminate"]
 __version__ = "0.1.0"
 
 Data = Union[str, "os.PathLike[str]", bytes, Iterable[Any]]
-
-
-@dataclass
-class Result:
-    """One check: ``summary`` (the command's ``--json``, as a dict) and ``rows`` (one
-    dict per row of the test set, the rows CSV's columns and values as text)."""
-    summary: dict
-    rows: list[dict]
-    report: Any                    # the engine's result (ngram_core.report.result.Report)
-
-    def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame (pandas is not a dependency: install it)."""
-        import pandas as pd
-        return pd.read_csv(io.StringIO(self.report.rows_csv()), keep_default_na=False)
-
-
-@dataclass
-class SuiteResult:
-    """A suite: each eval's :class:`Result` by its name, and the report
-    ``decontaminate`` writes (``report["training"]``, ``report["found"]``)."""
-    results: dict[str, Result]
-    report: dict
-
-
-def _settings(options: Mapping[str, Any]) -> Settings:
-    known = {"n", "mode", "layers", "threshold", "backend", "short_min", "max_b_rows",
-             "keep_template", "cap"}
-    unknown = set(options) - known
-    if unknown:
-        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))} (known: "
-                        f"{', '.join(sorted(known))})")
-    return Settings(**options)
 
 
 class _Files:
@@ -121,7 +99,7 @@ class _Files:
         path = os.path.join(own, f"{os.path.basename(name) or 'rows'}.jsonl")
         self.names[path] = name
         with open(path, "w", encoding="utf-8") as f:
-            for record in _records(data):
+            for record in _records(data, name):
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
         return [path]
 
@@ -181,24 +159,34 @@ def data_paths(data: Any, name: str) -> list[str] | None:
                                    f"{' and more' if len(missing) > 1 else ''}): give paths "
                                    f"that exist, or text only")
         return None
-    if not isinstance(data, Iterable) and not hasattr(data, "to_dict"):
-        raise InputError(name, f"is of type {type(data).__name__}: give a path, a glob, a list of "
-                               f"them, strings, records (dicts), a DataFrame or a Dataset")
     return None
 
 
-def _records(data: Any) -> Iterator[dict]:
-    """Records from strings, dicts, a pandas DataFrame or any iterable of them."""
+#: What a test set or training data can be, said when something else is given.
+ACCEPTED = ("a path (a glob too), a list of pathlib.Path, a list of strings or of dicts "
+            "(records), a pandas DataFrame, a Hugging Face Dataset, or any iterable of "
+            "strings or records")
+
+
+def _accepted(data: Any, name: str) -> None:
+    """Refuse, in words, what is no data at all (``check(42, ...)``)."""
+    if not isinstance(data, (str, os.PathLike, bytes, bytearray, Iterable)):
+        raise TypeError(f"{name}: {kind_of(data)} is no data: give {ACCEPTED}")
+
+
+def _records(data: Any, name: str = "data") -> Iterator[dict]:
+    """Records from strings, dicts, a pandas DataFrame or any iterable of them, their
+    values as data (see :mod:`ngram_overlap.values`)."""
     if hasattr(data, "to_dict") and hasattr(data, "columns"):       # a DataFrame
         data = data.to_dict("records")
-    for item in data:
+    for i, item in enumerate(data):
         if isinstance(item, str):
             yield {"text": item}
         elif isinstance(item, Mapping):
-            yield dict(item)
+            yield json_value(item, name, i)
         else:
-            raise InputError("data", f"holds a {type(item).__name__}: give strings or "
-                                     f"dicts (records)")
+            raise InputError(name, f"row {i + 1} is {kind_of(item)}: give strings or "
+                                   f"dicts (records)")
 
 
 def _source(data: Any, name: str) -> str:
@@ -224,78 +212,139 @@ def _evals(evals: Mapping[str, Data] | Sequence[Data]) -> dict[str, Data]:
     return named
 
 
-def _result(report: Any, files: _Files) -> Result:
-    return Result(files.named(report.summary.as_dict()),
-                  files.named(list(csv.DictReader(io.StringIO(report.rows_csv())))), report)
+@contextmanager
+def _named_errors(files: _Files) -> Iterator[None]:
+    """An error about data given as rows names the data (``test``, ``train``, an eval's
+    name), not its temporary file."""
+    try:
+        yield
+    except InputError as e:
+        if e.source not in files.names:
+            raise
+        raise InputError(files.names[e.source], e.message, line=e.line, row=e.row) from None
 
 
-def check(test: Data, train: Data, *, text_field: str | Sequence[str] | None = None,
-          id_field: str | None = None, train_text_field: str | Sequence[str] | None = None,
-          train_id_field: str | None = None, **settings: Any) -> Result:
-    """Check a test set against training data, as ``ngram-overlap TEST TRAIN`` does,
-    with the command's settings as keywords (``n``, ``mode``, ``layers``,
-    ``threshold``, ``short_min``, ``max_b_rows``, ``keep_template``, ``backend``)."""
-    chosen = _settings(settings)
-    a_fields = [text_field] if isinstance(text_field, str) else \
-        (list(text_field) if text_field else None)
-    b_fields = [train_text_field] if isinstance(train_text_field, str) else \
-        (list(train_text_field) if train_text_field else None)
-    with _Files() as files:
+def _result(report: Any, files: _Files, test: str, train: Sequence[str]) -> Result:
+    columns, rows, text = typed_rows(report.rows_csv(), report, files.named)
+    return Result(files.named(report.summary.as_dict()), rows, report, columns,
+                  files.named(test), [files.named(p) for p in train], text)
+
+
+def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | None = None,
+          **options: Any) -> Result:
+    """Check a test set against training data, as ``ngram-overlap TEST TRAIN`` does.
+
+    Every matching and reading flag of the command is a keyword (see
+    :mod:`ngram_overlap.options`): ``n``, ``mode``, ``layers``, ``threshold``,
+    ``short_min``, ``max_b_rows``, ``keep_template``, ``leave_out``,
+    ``leave_out_text``, ``tokenizer`` (``backend``); the test set's ``text_field``,
+    ``id_field``, ``format``, ``records``, ``delimiter``, ``no_header``,
+    ``text_rows`` and the training data's, with ``train_`` before them.
+    ``progress=True`` reports progress (a tqdm bar, else lines on stderr), a callable
+    is given each step; silent by default."""
+    chosen = Chosen(options)
+    _accepted(test, "test")
+    _accepted(train, "train")
+    on_progress = reporter(progress)
+    with _Files() as files, _named_errors(files):
+        if on_progress is not None:
+            on_progress(Reading("read test"))
         a_paths = files.paths(test, "test")
         if len(a_paths) > 1:
             raise several_test_files(_source(test, "test"), a_paths)
+        if on_progress is not None:
+            on_progress(Reading("read train"))
         b_paths = files.paths(train, "train")
-        a_rows, _, a_reads = load_rows_by_file(a_paths, a_fields, id_field,
-                                               ReadOptions(role="a"))
-        like = None if a_fields else a_reads[0].text_fields
-        b_options = ReadOptions(role="b")
+        a_rows, _, a_reads = load_rows_by_file(
+            a_paths, chosen.a_fields, chosen.a_id_field,
+            chosen.read_options("a", a_paths[0] in files.names))
+        like = None if chosen.a_fields else a_reads[0].text_fields
+        b_options = chosen.read_options("b", all(p in files.names for p in b_paths))
         report: Any
         if index_b_whole(b_paths):        # small: indexed whole, as the command and page do
-            b_rows, b_files, b_reads = load_rows_by_file(b_paths, b_fields, train_id_field,
-                                                         b_options, like)
-            report = run_steps(check_steps(a_rows, b_rows, chosen, b_files=b_files,
-                                           fields=(fields_of(a_reads), fields_of(b_reads))))
+            b_rows, b_files, b_reads = load_rows_by_file(b_paths, chosen.b_fields,
+                                                         chosen.b_id_field, b_options, like)
+            report = run_steps(check_steps(a_rows, b_rows, chosen.settings, b_files=b_files,
+                                           fields=(fields_of(a_reads), fields_of(b_reads))),
+                               on_progress)
         else:
             from ngram_core.run.stream import check_streamed
-            report = check_streamed(a_rows, b_paths, chosen, a_fields=a_reads[0].text_fields,
-                                    b_fields=b_fields, b_like=like, b_id_field=train_id_field,
-                                    b_options=b_options)
-        return _result(report, files)
+            report = check_streamed(a_rows, b_paths, chosen.settings,
+                                    a_fields=a_reads[0].text_fields, b_fields=chosen.b_fields,
+                                    b_like=like, b_id_field=chosen.b_id_field,
+                                    b_options=b_options, on_progress=on_progress)
+        if on_progress is not None:
+            on_progress.close()
+        return _result(report, files, a_paths[0], b_paths)
 
 
 def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
-                  out: str | os.PathLike[str] | None = None, **settings: Any) -> SuiteResult:
+                  out: str | os.PathLike[str] | None = None,
+                  progress: bool | Callable[[Any], Any] | None = None,
+                  **options: Any) -> SuiteResult:
     """Check every eval against the training data, read once, as ``ngram-overlap
-    decontaminate`` does; with ``out``, write the cleaned training files,
-    ``removed.jsonl`` and ``report.json`` there (training data given as paths)."""
-    from ngram_core.decontaminate import (output_names, plan_suite_outputs, suite_files,
-                                          suite_report)
+    decontaminate`` does, with its flags as keywords (as :func:`check`'s: the evals'
+    fields as ``text_field`` or ``eval_text_field``, the training data's as
+    ``train_text_field``...). The result holds the removed training rows
+    (``removed``, the records of ``removed.jsonl``) and which rows to keep
+    (``keep``, ``mask()``: aligned with the training input); with ``out``, the
+    cleaned training files, ``removed.jsonl`` and ``report.json`` are written there,
+    all of them or none."""
+    from ngram_core.decontaminate import (now, output_names, plan_suite_outputs,
+                                          removed_lines, suite_files, suite_report)
     from ngram_core.write.outputs import write_outputs
     from ngram_core.run.suite import check_suite, read_eval
 
-    chosen = _settings(settings)
+    started = now()
+    chosen = Chosen(options)
+    if not isinstance(evals, (str, os.PathLike)) and not isinstance(evals, Iterable):
+        raise TypeError(f"evals: {kind_of(evals)} is no suite: give a dict of names "
+                        f"to data, or a list of paths")
     named = _evals(evals)
-    with _Files() as files:
+    for name, data in named.items():
+        _accepted(data, name)
+    _accepted(train, "train")
+    on_progress = reporter(progress)
+    with _Files() as files, _named_errors(files):
         sets = []
         for name, data in named.items():
+            if on_progress is not None:
+                on_progress(Reading(f"read {name}"))
             paths = files.paths(data, name)
             if len(paths) > 1:
                 raise several_test_files(_source(data, name), paths)
-            sets.append(read_eval(paths[0], name)[0])
+            sets.append(read_eval(paths[0], name, fields=chosen.a_fields,
+                                  id_field=chosen.a_id_field,
+                                  options=chosen.read_options("a", paths[0] in files.names))[0])
+        if on_progress is not None:
+            on_progress(Reading("read train"))
         b_paths = files.paths(train, "train")
-        suite = check_suite(sets, b_paths, chosen)
+        suite = check_suite(sets, b_paths, chosen.settings, b_fields=chosen.b_fields,
+                            b_id_field=chosen.b_id_field,
+                            b_options=chosen.read_options("b", all(p in files.names
+                                                                   for p in b_paths)),
+                            on_progress=on_progress)
         names = output_names(list(named), b_paths)
         folder = os.fspath(out) if out is not None else ""
         report = files.named(suite_report(suite, [os.path.join(folder, name) if folder else ""
-                                                  for name in names[2:]]))
+                                                  for name in names[2:]], started, now()))
+        removed = [files.named(json.loads(line))
+                   for line in removed_lines(suite).decode().splitlines()]
         if out is not None:       # as the command writes them: all of them or none
             planned = plan_suite_outputs(folder, names, b_paths)
             written = suite_files(suite, report, names)
-            removed = written["removed.jsonl"]
-            assert isinstance(removed, bytes)
             written["removed.jsonl"] = "".join(   # data given as rows: named, not by a path
-                json.dumps(files.named(json.loads(line)), ensure_ascii=False) + "\n"
-                for line in removed.decode().splitlines()).encode()
+                json.dumps(r, ensure_ascii=False) + "\n" for r in removed).encode()
             write_outputs(planned, written)
-        return SuiteResult({name: _result(r, files) for name, r in zip(named, suite.results)},
-                           report)
+        keep = {}
+        for i, entry in enumerate(report["training"]):
+            mask = [True] * suite.b_rows[i]
+            for removal in suite.removals:
+                if removal.file_index == i:
+                    mask[removal.row - 1] = False
+            keep[entry["file"]] = mask
+        if on_progress is not None:
+            on_progress.close()
+        return SuiteResult({name: _result(r, files, name, b_paths)
+                            for name, r in zip(named, suite.results)},
+                           report, removed, keep)

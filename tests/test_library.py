@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import ngram_overlap
+from ngram_overlap.results import typed_value
 from ngram_core.cli import main as check_main
 from ngram_core.decontaminate import main as decontaminate_main
 
@@ -48,17 +49,17 @@ def test_strings_against_a_generator_give_the_commands_figures(tmp_path, train_r
                        str(tmp_path / "rows.csv")], out, io.StringIO()) == 0
     assert result.summary == json.loads(out.getvalue())
     assert result.summary["flagged"] >= 5
-    command_rows = pd.read_csv(tmp_path / "rows.csv", keep_default_na=False)
-    frame = result.to_pandas()
-    assert list(frame.columns) == list(command_rows.columns)
-    assert frame.drop(columns=[c for c in ("b_file",) if c in frame]).equals(
-        command_rows.drop(columns=[c for c in ("b_file",) if c in command_rows]))
     with open(tmp_path / "rows.csv", newline="") as f:
-        command = list(csv.DictReader(f))
-    # the same rows; the training file is named by what it was: "train", not a path
+        command = [{k: typed_value(k, v) for k, v in r.items()} for r in csv.DictReader(f)]
+    # the same rows, typed; the training file is named by what it was: "train", not a path
     assert [{k: v for k, v in r.items() if k != "b_file"} for r in result.rows] == \
         [{k: v for k, v in r.items() if k != "b_file"} for r in command]
-    assert {r["b_file"] for r in result.rows} <= {"train", ""}
+    assert {r["b_file"] for r in result.rows} <= {"train", None}
+    frame = result.to_pandas()
+    assert list(frame.columns) == list(command[0])
+    assert frame.astype(object).where(frame.notna(), None).to_dict("records") == result.rows
+    assert result.rows_csv().replace("train", "") == \
+        (tmp_path / "rows.csv").read_text().replace(str(b), "")
 
 
 def test_a_dataframe_and_records_with_fields_chosen(tmp_path):
@@ -68,7 +69,7 @@ def test_a_dataframe_and_records_with_fields_chosen(tmp_path):
                 enumerate(rows(4, 300, leaks=list(frame["question"][:3])))]
     result = ngram_overlap.check(frame, training, text_field="question", id_field="qid",
                                  train_text_field="body", train_id_field="doc", n=8)
-    flagged = [r for r in result.rows if r["flagged"] == "true"]
+    flagged = [r for r in result.rows if r["flagged"]]
     assert {r["a_id"] for r in flagged} >= {"q0", "q1", "q2"}
     assert all(r["b_id"].startswith("d") for r in flagged)
     assert result.summary["a_fields"] == ["question"] and result.summary["b_fields"] == ["body"]

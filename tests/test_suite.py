@@ -21,6 +21,7 @@ import pytest
 import zstandard
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+import ngram_core
 from ngram_core import Settings
 from ngram_core.cli import main as check_main
 from ngram_core.decontaminate import main as decontaminate_main
@@ -135,7 +136,7 @@ def test_the_report_holds_each_evals_own_json_and_where_each_was_found(tmp_path)
             (tmp_path / "own.csv").read_bytes()
     removed = [json.loads(line) for line in (folder / "removed.jsonl").read_text().splitlines()]
     assert report["training"] == [{"file": str(train), "rows": 600, "removed": len(removed),
-                                   "cleaned": str(folder / "train.jsonl")}]
+                                   "cleaned": str(folder / "train.jsonl"), "fields": ["text"]}]
     found = {(f["eval"], f["training"]): f for f in report["found"]}
     for e, path in enumerate(evals):
         causes = [(r["row"], c["row"]) for r in removed for c in r["causes"]
@@ -143,7 +144,29 @@ def test_the_report_holds_each_evals_own_json_and_where_each_was_found(tmp_path)
         entry = found[str(path), str(train)]
         assert entry["training_rows"] == len({t for t, _ in causes})
         assert entry["eval_rows"] == len({a for _, a in causes})
-    assert "Eval" in err and "Training file" in err and "Removed" in err
+    # with --json the report alone on stdout; the files read on stderr, no table
+    assert "Training file" not in err and "Training file" not in out
+    assert err.startswith("Eval") and "\nTraining" in err
+    # a model card's figures: the tool, when, at what settings, and how removals add up
+    assert report["tool"] == {"name": "ngram-overlap", "version": ngram_core.__version__}
+    assert report["started"] <= report["ended"] and report["ended"].endswith("+00:00")
+    assert report["settings"]["n"] == 8 and report["settings"]["layers"] == "L1+L3+L4"
+    per_eval = sum(f["training_rows"] for f in report["found"])
+    assert f"{len(removed)} training rows removed in all" in report["removals"]
+    assert (f"add up to {per_eval:,}," in report["removals"]) == (per_eval != len(removed))
+
+
+def test_the_suites_tables_go_to_stdout_as_the_checks_summary_does(tmp_path):
+    evals = write_evals(tmp_path, 2)
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps({"id": f"t{i}", "text": t}) + "\n"
+                             for i, t in enumerate(training_texts(evals, 3))))
+    out, err = io.StringIO(), io.StringIO()
+    assert decontaminate_main(["--evals", *map(str, evals), "--train", str(train),
+                               "--out", str(tmp_path / "o"), "--n", "8"], out, err) == 0
+    assert "Eval" in out.getvalue() and "Training file" in out.getvalue() and \
+        "Removed" in out.getvalue()
+    assert "Training file" not in err.getvalue() and err.getvalue().startswith("Eval")
 
 
 def csv_bytes(rows) -> bytes:
@@ -338,6 +361,7 @@ def test_the_command_on_dask_writes_the_same_files(tmp_path, monkeypatch):
         report = json.loads(written[engine].pop("report.json"))
         for entry in report["training"]:
             assert entry.pop("cleaned") == str(folder / Path(entry["file"]).name)
+        del report["started"], report["ended"]        # the run's own times
         written[engine]["report"] = report
     assert written["dask"] == written["local"]
     assert written["local"]["removed.jsonl"]

@@ -90,5 +90,5 @@ def test_a_glob_of_evals_in_decontaminate_is_every_file(tree):
 
 
 def test_data_of_another_type_is_refused_naming_what_is_read(tree):
-    with pytest.raises(InputError, match="is of type int: give a path"):
+    with pytest.raises(TypeError, match="an int is no data: give a path"):
         ngram_overlap.check(42, "mix/a.jsonl")
