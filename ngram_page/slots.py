@@ -19,7 +19,7 @@ from ngram_core.report.export import RowFiles
 from ngram_core.read.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
                                field_stats_steps, fixed_notes, id_field_choice, item_order,
                                longer_fields, order_notes, other_text_fields, reads_like,
-                               select_rows_steps, short_rows_warning)
+                               select_rows_steps, shape_notes, short_rows_warning)
 from ngram_core.read.readers import read_table_steps, text_rows_read
 from ngram_core.table import TEXT_ROWS, Reading, Row, Table
 
@@ -61,6 +61,7 @@ class LoadedFile:
     undetected: InputError | None    # why, then
     detected_id: str                 # "": row numbers
     notes: list[str]                 # the reader's, then the field choice's (engine words)
+    shaped_text: list[str]           # the detected fields of every row's shape (shown)
 
     def text_fields(self, chosen, like) -> list[str]:
         """The text fields this file is read from: the person's, else the other
@@ -138,7 +139,9 @@ class Slot:
         if self.choice.text_fields:
             return self.choice.text_fields
         return list(dict.fromkeys(f for file in self.files
-                                  for f in file.text_fields(None, self.like)))
+                                  for f in (file.text_fields(None, self.like)
+                                            if reads_like(file.table, self.like)
+                                            else file.shaped_text)))
 
     def detected_choice(self) -> list | None:
         """This slot's text fields for the other slot to read alike: its detected
@@ -194,10 +197,12 @@ class Slot:
         except InputError as e:          # no field holds text: the person picks one
             detected, undetected = [], e
         ident = id_field_choice(table)
+        shaped, shape_note = shape_notes(table, Reading(tuple(detected), True)) if detected \
+            else ([], [])
         notes = [*table.notes, *fixed_notes(stats, detected), *order_notes(table, detected),
-                 *([ident.note] if ident.note else [])]
+                 *([ident.note] if ident.note else []), *shape_note]
         return LoadedFile(name, data, table, stats, detected, undetected, ident.field or "",
-                          notes)
+                          notes, shaped)
 
     async def load(self, runner, named: list, example=False) -> bool:
         """Read files into the slot (False after showing why they could not be read:

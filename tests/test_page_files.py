@@ -59,6 +59,9 @@ AGREEMENT = {
                                                 [SHAPES / "mc-web/web.jsonl"], [], None),
     "SVAMP in its file order": (SHAPES / "svamp-order/SVAMP.json",
                                 [SHAPES / "svamp-order/web.jsonl"], [], None),
+    # the reading of #43: two chat schemas in one file, a system prompt that differs
+    "messages and ShareGPT rows in one file": (SHAPES / "chat-mix/eval.jsonl",
+                                               [SHAPES / "chat-mix/train.jsonl"], [], None),
     "a chat with label replies": (SHAPES / "chat-labels/eval.jsonl",
                                   [SHAPES / "chat-labels/train.jsonl"], [], None),
     "a text dump of documents": (SHAPES / "text-dump/bbh.json",

@@ -92,3 +92,125 @@ def test_a_glob_of_evals_in_decontaminate_is_every_file(tree):
 def test_data_of_another_type_is_refused_naming_what_is_read(tree):
     with pytest.raises(TypeError, match="an int is no data: give a path"):
         ngram_overlap.check(42, "mix/a.jsonl")
+
+
+# --- every row read by its own shape ---------------------------------------------------
+
+Q_USER = ("Weng earns twelve dollars an hour for babysitting and yesterday she did just fifty "
+          "minutes of babysitting for a family")
+Q_SHAREGPT = ("Betty is saving money for a new wallet which costs one hundred dollars and she "
+              "has only half of the money she needs")
+Q_SYSTEM = ("James decides to run three sprints three times a week and he runs sixty meters "
+            "each sprint so how many meters does he run")
+EVALS = [Q_USER, Q_SHAREGPT, Q_SYSTEM, UNSEEN]
+PROMPT = "You are a helpful assistant. Answer carefully and show your reasoning step by step."
+
+
+def chat(system: str, user: str) -> dict:
+    return {"messages": [{"role": "system", "content": system},
+                         {"role": "user", "content": user},
+                         {"role": "assistant", "content": "Here is a careful answer for you."}]}
+
+
+def sharegpt(human: str) -> dict:
+    return {"conversations": [{"from": "human", "value": human},
+                              {"from": "gpt", "value": "A reply that says very little."}]}
+
+
+def sft_mix(per_shape: int = 300) -> list[dict]:
+    """tulu-style ``messages`` rows then ShareGPT ``conversations`` rows, more of each
+    than the rows detection samples, with an eval item planted in each shape and one
+    in a system message that differs from every other row's."""
+    rows = [chat(PROMPT, f"Write a short note about the topic numbered {i} for a newsletter "
+                         f"in the style of a letter {'x' * (i % 50)}") for i in range(per_shape)]
+    rows.insert(150, chat(PROMPT, "Please solve: " + Q_USER))
+    rows.append(chat("Context for the task: " + Q_SYSTEM, "What is the answer to it?"))
+    rows += [sharegpt(f"How do I cook recipe number {i} from the old family book on a "
+                      f"rainy day {'y' * (i % 50)}") for i in range(per_shape)]
+    rows.insert(len(rows) - 40, sharegpt("Solve this one: " + Q_SHAREGPT))
+    return rows
+
+
+def flagged_ids(result) -> list[str]:
+    return sorted(row["a_id"] if "a_id" in row else row["id"]
+                  for row in result.rows if row["status"] == "flagged")
+
+
+@pytest.fixture
+def mix_files(tmp_path):
+    import gzip
+    rows = sft_mix()
+    plain = write_jsonl(tmp_path / "sft.jsonl", rows)
+    with gzip.open(tmp_path / "sft.jsonl.gz", "wt", encoding="utf-8") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    evals = write_jsonl(tmp_path / "gsm.jsonl", [{"question": q} for q in EVALS])
+    by_shape = [write_jsonl(tmp_path / "shape-messages.jsonl", [r for r in rows if "messages" in r]),
+                write_jsonl(tmp_path / "shape-sharegpt.jsonl",
+                            [r for r in rows if "conversations" in r])]
+    return {"rows": rows, "plain": plain, "gz": tmp_path / "sft.jsonl.gz", "evals": evals,
+            "by_shape": by_shape}
+
+
+def command_flagged(*args) -> int:
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    assert main([*map(str, args), "--json"], stdout=out, stderr=err) == 0, err.getvalue()
+    return json.loads(out.getvalue())["flagged"]
+
+
+def test_two_chat_schemas_in_one_file_read_every_row_everywhere(mix_files):
+    """The mixed file finds what the rows split into one file per shape find: plain
+    (indexed), gzipped (streamed), and from Python as a generator and a DataFrame."""
+    import pandas as pd
+    evals, rows = mix_files["evals"], mix_files["rows"]
+    as_two_files = command_flagged(evals, *mix_files["by_shape"])
+    assert as_two_files == 3
+    assert command_flagged(evals, mix_files["plain"]) == as_two_files
+    assert command_flagged(evals, mix_files["gz"]) == as_two_files
+    assert ngram_overlap.check(EVALS, (r for r in rows)).summary["flagged"] == as_two_files
+    assert ngram_overlap.check(EVALS, pd.DataFrame(rows)).summary["flagged"] == as_two_files
+    reversed_order = ngram_overlap.check(EVALS, list(reversed(rows)))
+    assert reversed_order.summary["flagged"] == as_two_files
+
+
+def test_two_chat_schemas_streamed_in_pieces_on_dask(mix_files):
+    """Cut into 64 KiB partitions, each piece of the file reads its rows by their shape."""
+    assert mix_files["plain"].stat().st_size > 2 * 65536      # the last holds no messages
+    assert command_flagged(mix_files["evals"], mix_files["plain"], "--engine", "dask",
+                           "--workers", "1", "--blocksize", "64KiB") == 3
+
+
+def test_the_reading_line_names_each_shape_and_the_differing_prompt(mix_files, capsys):
+    assert main([str(mix_files["evals"]), str(mix_files["plain"])]) == 0
+    err = capsys.readouterr().err
+    assert "text from messages.content + conversations.value" in err
+    assert "rows read by their own fields: 302 rows messages.content, 301 rows " \
+           "conversations.value" in err
+    assert "1 row's messages.system differs from the fixed text and is read" in err
+
+
+def test_a_system_message_that_differs_is_read_and_its_row_removed(mix_files, tmp_path):
+    out = tmp_path / "clean"
+    suite = ngram_overlap.decontaminate({"gsm": [Q_SYSTEM]}, mix_files["plain"], out=out)
+    assert suite.results["gsm"].summary["flagged"] == 1
+    cleaned = [json.loads(line) for line in (out / "sft.jsonl").read_text().splitlines()]
+    assert len(cleaned) == len(mix_files["rows"]) - 1
+    assert not any(Q_SYSTEM in json.dumps(r) for r in cleaned)
+    again = ngram_overlap.check([Q_SYSTEM], out / "sft.jsonl")
+    assert again.summary["flagged"] == 0 and again.summary["rows"] == 1
+
+
+def test_the_shared_prompt_is_still_left_out(tmp_path):
+    """A prompt every row shares matches no test row by itself: a test set holding it
+    finds no row of the mix through it."""
+    rows = [chat(PROMPT, f"Tell me about the topic number {i} please") for i in range(50)]
+    train = write_jsonl(tmp_path / "sft.jsonl", rows)
+    result = ngram_overlap.check([PROMPT + " " + PROMPT], train, n=8)
+    assert result.summary["flagged"] == 0
+
+
+def test_fields_a_person_chose_are_read_as_chosen(mix_files):
+    """--b-field messages.content reads that field in every row, as asked: the
+    ShareGPT rows hold none of it."""
+    assert command_flagged(mix_files["evals"], mix_files["plain"],
+                           "--b-field", "messages.content") == 1

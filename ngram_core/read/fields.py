@@ -864,7 +864,9 @@ MAX_SHAPES = 32
 
 def record_shape(record: dict) -> frozenset:
     """A record's shape: the top-level names of its fields (``messages.content`` is
-    ``messages``), so nested variation (a ``meta`` object's keys) is one shape::
+    ``messages``), so nested variation (a ``meta`` object's keys) is one shape; a
+    field whose value is null is not one (a DataFrame or a ``Dataset`` of two schemas
+    gives every row every column, null where it has none)::
 
         >>> sorted(record_shape({"id": 1, "messages.content": "Hi", "messages.user": "Hi"}))
         ['id', 'messages']
@@ -875,7 +877,7 @@ def record_shape(record: dict) -> frozenset:
 def shape_readings_steps(table: Table, fields: list[str]):
     """Each record's :class:`ShapeReading`, for fields detected as ``fields``.
 
-    Records are grouped by :func:`record_shape`. Where every record has one shape,
+    Records are grouped by :func:`record_shape` of their non-null fields. Where every record has one shape,
     all are read by ``fields`` (today's one reading of a file). Otherwise, for
     each shape, detection runs on the shape's own first :data:`SAMPLE_ROWS`
     records: a shape whose detected text fields are all among the file's is read
@@ -888,13 +890,13 @@ def shape_readings_steps(table: Table, fields: list[str]):
     have = set(table.fields)
     main = tuple(f for name in fields for f in _expand(table, name, have))
     keys: dict[tuple, list[int]] = {}
-    for i, record in enumerate(table.records):
-        keys.setdefault(tuple(record), []).append(i)
+    for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN)
+        keys.setdefault(tuple(k for k, v in record.items() if v is not None), []).append(i)
     shapes: dict[frozenset, list[int]] = {}
     for key, members in keys.items():
         shapes.setdefault(record_shape(dict.fromkeys(key)), []).extend(members)
     main_fixed = yield from _fixed_values_steps(table, table.records[:SAMPLE_ROWS], main)
-    if len(shapes) == 1:
+    if len(shapes) == 1 and main:  # one shape, holding the file's fields: read by them
         return [ShapeReading(main, main_fixed)] * len(table.records)
     out: list[ShapeReading | None] = [None] * len(table.records)
     main_set = set(main)
