@@ -35,7 +35,8 @@ from .errors import InputError, shown
 from .read.files import check_unchanged, describe_read, expand_paths, file_stamps
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
-from .write.outputs import TEMPORARY_PREFIX, Content, Output, plan_outputs, write_outputs
+from .write.outputs import (TEMPORARY_PREFIX, Content, FolderPlan, Output, plan_folder,
+                            made_folders_kept_tidy, plan_outputs, write_folder)
 from .report.summary import percent
 from .run.stream import Executor
 from .run.suite import SuiteResult, check_suite, found_in_files, read_eval
@@ -109,42 +110,44 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
         raise InputError("--evals", "names one file twice")
     names = output_names(eval_paths, train_paths, args.rows_csv)
     planned = plan_suite_outputs(args.out, names, [*eval_paths, *train_paths])
-    stamps = file_stamps([*eval_paths, *train_paths])
-    a_options, b_options = read_options(args, "a"), read_options(args, "b")
-    evals = []
-    for path in eval_paths:
-        ev, read = read_eval(path, fields=args.a_field, id_field=args.a_id_field,
-                             options=a_options)
-        err.write(describe_read("Eval", read) + "\n")
-        evals.append(ev)
-    options: dict[str, Any] = dict(b_fields=args.b_field, b_id_field=args.b_id_field,
-                                   b_options=b_options, blocksize=blocksize, on_progress=bar)
-    # on a cluster the workers write the cleaned files' pieces in a folder of their own
-    # beside the outputs (the client joins them), removed however the run ends
-    pieces_folder = (tempfile.mkdtemp(dir=args.out, prefix=TEMPORARY_PREFIX)
-                     if args.engine == "dask" else None)
-    try:
-        pieces: list[list[str]] | None = None
-        if pieces_folder is not None:
-            from .run.distributed import on_cluster
+    with made_folders_kept_tidy(planned):
+        stamps = file_stamps([*eval_paths, *train_paths])
+        a_options, b_options = read_options(args, "a"), read_options(args, "b")
+        evals = []
+        for path in eval_paths:
+            ev, read = read_eval(path, fields=args.a_field, id_field=args.a_id_field,
+                                 options=a_options)
+            err.write(describe_read("Eval", read) + "\n")
+            evals.append(ev)
+        options: dict[str, Any] = dict(b_fields=args.b_field, b_id_field=args.b_id_field,
+                                       b_options=b_options, blocksize=blocksize, on_progress=bar)
+        # on a cluster the workers write the cleaned files' pieces in a folder of their own
+        # beside the outputs (the client joins them), removed however the run ends
+        pieces_folder = (tempfile.mkdtemp(dir=args.out, prefix=TEMPORARY_PREFIX)
+                         if args.engine == "dask" else None)
+        try:
+            pieces: list[list[str]] | None = None
+            if pieces_folder is not None:
+                from .run.distributed import on_cluster
 
-            def on(executor: Executor) -> tuple[SuiteResult, list[list[str]]]:
-                done = check_suite(evals, train_paths, settings, **options, executor=executor)
-                return done, write_pieces(executor, done, pieces_folder)
-            suite, pieces = on_cluster(on, scheduler=args.scheduler, workers=args.workers,
-                                       connect_timeout=args.connect_timeout)
-        else:
-            suite = check_suite(evals, train_paths, settings, **options)
-        check_unchanged(stamps)
-        bar.clear()
-        for read in suite.results[0].b_reads:
-            err.write(describe_read("Training", read) + "\n")
-        report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]],
-                              started, now())
-        write_outputs(planned, suite_files(suite, report, names, pieces))
-    finally:
-        if pieces_folder is not None:
-            shutil.rmtree(pieces_folder, ignore_errors=True)
+                def on(executor: Executor) -> tuple[SuiteResult, list[list[str]]]:
+                    done = check_suite(evals, train_paths, settings, **options,
+                                       executor=executor)
+                    return done, write_pieces(executor, done, pieces_folder)
+                suite, pieces = on_cluster(on, scheduler=args.scheduler, workers=args.workers,
+                                           connect_timeout=args.connect_timeout)
+            else:
+                suite = check_suite(evals, train_paths, settings, **options)
+            check_unchanged(stamps)
+            bar.clear()
+            for read in suite.results[0].b_reads:
+                err.write(describe_read("Training", read) + "\n")
+            report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]],
+                                  started, now())
+            write_folder(planned, suite_files(suite, report, names, pieces))
+        finally:
+            if pieces_folder is not None:
+                shutil.rmtree(pieces_folder, ignore_errors=True)
     return report
 
 
@@ -180,6 +183,7 @@ def suite_files(suite: SuiteResult, report: dict, names: Sequence[str],
     removed rows, each training file's cleaned copy (streamed when written, read as its
     check read it; or joined from the ``pieces`` the workers wrote) and each eval's
     rows CSV where a name is given for it."""
+    report["outputs"] = list(names)          # what the folder holds after the run
     files: dict[str, Content] = {REPORT: (json.dumps(report, ensure_ascii=False, indent=1)
                                           + "\n").encode("utf-8"),
                                  REMOVED: removed_lines(suite)}
@@ -233,15 +237,35 @@ def below_shared_folder(paths: Sequence[str]) -> list[str]:
     return [os.path.relpath(p, shared).replace(os.sep, "/") for p in full]
 
 
-def plan_suite_outputs(out: str, names: Sequence[str], inputs: Sequence[str]) -> list[Output]:
+def plan_suite_outputs(out: str, names: Sequence[str], inputs: Sequence[str]) -> FolderPlan:
     """The suite's outputs in ``out`` checked before any work (see
-    :func:`~ngram_core.write.outputs.plan_outputs`), the folders they go in made."""
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise InputError(out, "is not a folder: --out names the folder written into")
-    paths = [os.path.join(out, *name.split("/")) for name in names]
-    for path in paths:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-    return plan_outputs(list(zip(names, paths)), inputs=inputs)
+    :func:`~ngram_core.write.outputs.plan_folder`), the folders they go in made: the
+    folder will hold exactly what the new ``report.json`` lists, an earlier run's
+    outputs replaced as a set."""
+    return plan_folder(out, names, inputs, earlier_outputs(out))
+
+
+def earlier_outputs(out: str) -> list[str]:
+    """The files an earlier run wrote in ``out``, as its ``report.json`` lists them
+    (``outputs``; a report without it: itself, the removed rows, the cleaned files
+    named below ``out``); none when there is no readable report."""
+    try:
+        with open(os.path.join(out, REPORT), encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(report, dict):
+        return []
+    if isinstance(report.get("outputs"), list):
+        return [name for name in report["outputs"] if isinstance(name, str)]
+    names = [REPORT, REMOVED]
+    for entry in report.get("training") or []:
+        cleaned = entry.get("cleaned") if isinstance(entry, dict) else None
+        if isinstance(cleaned, str) and cleaned:
+            below = os.path.relpath(os.path.abspath(cleaned), os.path.abspath(out))
+            if not below.startswith(".."):
+                names.append(below.replace(os.sep, "/"))
+    return names
 
 
 def removed_lines(suite: SuiteResult) -> bytes:
@@ -327,6 +351,16 @@ def removals_sentence(per_eval: int, removed: int) -> str:
             f"such row counted once per eval, removed once).")
 
 
+def removed_cell(rows: int, removed: int) -> str:
+    """The Removed column: a count, and "all" when no row is left (the cleaned file is
+    empty, and a re-check reads it as a file of no rows).
+
+    >>> removed_cell(93, 93), removed_cell(93, 2), removed_cell(0, 0)
+    ('all 93', '2', '0')
+    """
+    return f"all {removed:,}" if removed and removed == rows else f"{removed:,}"
+
+
 def now() -> str:
     """The time now, UTC, ISO 8601 to the second (the report's ``started``, ``ended``)."""
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -346,8 +380,8 @@ def render_tables(report: dict) -> str:
                   [(e["file"], f"{e['rows']:,}", f"{e['checkable']:,}", f"{e['flagged']:,}",
                     percent(e["flagged_share"]), f"{e['contained']:,}") for e in report["evals"]])
     training = table(("Training file", "Rows", "Removed", "Written to"),
-                     [(t["file"], f"{t['rows']:,}", f"{t['removed']:,}", t["cleaned"])
-                      for t in report["training"]])
+                     [(t["file"], f"{t['rows']:,}", removed_cell(t["rows"], t["removed"]),
+                       t["cleaned"]) for t in report["training"]])
     found = table(("Eval", "Training file", "Eval rows found", "Training rows"),
                   [(f["eval"], f["training"], f"{f['eval_rows']:,}", f"{f['training_rows']:,}")
                    for f in report["found"]])

@@ -292,7 +292,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     all of them or none."""
     from ngram_core.decontaminate import (now, output_names, plan_suite_outputs,
                                           removed_lines, suite_files, suite_report)
-    from ngram_core.write.outputs import write_outputs
+    from ngram_core.write.outputs import made_folders_kept_tidy, write_folder
     from ngram_core.run.suite import check_suite, read_eval
 
     started = now()
@@ -319,23 +319,24 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
         if on_progress is not None:
             on_progress(Reading("read train"))
         b_paths = files.paths(train, "train")
-        suite = check_suite(sets, b_paths, chosen.settings, b_fields=chosen.b_fields,
-                            b_id_field=chosen.b_id_field,
-                            b_options=chosen.read_options("b", all(p in files.names
-                                                                   for p in b_paths)),
-                            on_progress=on_progress)
         names = output_names(list(named), b_paths)
         folder = os.fspath(out) if out is not None else ""
+        planned = plan_suite_outputs(folder, names, b_paths) if out is not None else None
+        with made_folders_kept_tidy(planned):
+            suite = check_suite(sets, b_paths, chosen.settings, b_fields=chosen.b_fields,
+                                b_id_field=chosen.b_id_field,
+                                b_options=chosen.read_options("b", all(p in files.names
+                                                                       for p in b_paths)),
+                                on_progress=on_progress)
         report = files.named(suite_report(suite, [os.path.join(folder, name) if folder else ""
                                                   for name in names[2:]], started, now()))
         removed = [files.named(json.loads(line))
                    for line in removed_lines(suite).decode().splitlines()]
-        if out is not None:       # as the command writes them: all of them or none
-            planned = plan_suite_outputs(folder, names, b_paths)
+        if planned is not None:   # as the command writes them: all of them or none
             written = suite_files(suite, report, names)
             written["removed.jsonl"] = "".join(   # data given as rows: named, not by a path
                 json.dumps(r, ensure_ascii=False) + "\n" for r in removed).encode()
-            write_outputs(planned, written)
+            write_folder(planned, written)
         keep = {}
         for i, entry in enumerate(report["training"]):
             mask = [True] * suite.b_rows[i]

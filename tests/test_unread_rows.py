@@ -214,3 +214,80 @@ def test_fields_a_person_chose_are_read_as_chosen(mix_files):
     ShareGPT rows hold none of it."""
     assert command_flagged(mix_files["evals"], mix_files["plain"],
                            "--b-field", "messages.content") == 1
+
+
+# --- the recipe's re-check, and outputs that are the run's -----------------------------
+
+def decontaminate_cli(*args: str) -> tuple[int, str]:
+    import io
+    from ngram_core.decontaminate import main as decontaminate
+    out, err = io.StringIO(), io.StringIO()
+    code = decontaminate([*args], stdout=out, stderr=err)
+    return code, out.getvalue() + err.getvalue()
+
+
+def test_a_training_file_emptied_by_cleaning_is_read_as_no_rows(tree):
+    """Step 3 of the recipe: an eval checked against the cleaned files, one of which
+    had every row removed, reads that file as 0 rows and names it."""
+    code, said = decontaminate_cli("--evals", "evals/gsm.jsonl", "--train", "mix/**/*.jsonl",
+                                   "--out", "clean")
+    write_jsonl(tree / "mix" / "web" / "en" / "part-0.jsonl", [{"text": "intro " + QUESTION}])
+    code, said = decontaminate_cli("--evals", "evals/gsm.jsonl", "--train", "mix/**/*.jsonl",
+                                   "--out", "clean2")
+    assert code == 0, said
+    assert (tree / "clean2" / "web" / "en" / "part-0.jsonl").read_bytes() == b""
+    import io
+    err = io.StringIO()
+    out = io.StringIO()
+    assert main(["evals/gsm.jsonl", "clean2/a.jsonl", "clean2/web/en/part-0.jsonl", "--json"],
+                stdout=out, stderr=err) == 0, err.getvalue()
+    assert "clean2/web/en/part-0.jsonl: 0 rows" in err.getvalue()
+    assert "is empty" in err.getvalue()
+    assert json.loads(out.getvalue())["flagged"] == 0
+    streamed = ngram_overlap.check("evals/gsm.jsonl", ["clean2/a.jsonl", "clean2/web/**/*.jsonl"])
+    assert streamed.summary["flagged"] == 0
+    import gzip
+    with gzip.open(tree / "clean2" / "a.jsonl.gz", "wb") as f:
+        f.write((tree / "clean2" / "a.jsonl").read_bytes())
+    with gzip.open(tree / "clean2" / "web" / "empty.jsonl.gz", "wb"):
+        pass
+    assert main(["evals/gsm.jsonl", "clean2/a.jsonl.gz", "clean2/web/empty.jsonl.gz"],
+                stdout=io.StringIO(), stderr=io.StringIO()) == 0
+
+
+def test_every_training_file_empty_is_refused(tree):
+    (tree / "e1.jsonl").write_text("")
+    (tree / "e2.jsonl").write_text("\n")
+    with pytest.raises(InputError, match="is empty: it has no rows, nor has any other"):
+        ngram_overlap.check([QUESTION], ["e1.jsonl", "e2.jsonl"])
+
+
+def test_a_second_run_into_one_folder_replaces_the_first_runs_outputs(tree):
+    code, said = decontaminate_cli("--evals", "evals/gsm.jsonl", "--train", "mix/**/*.jsonl",
+                                   "--out", "clean")
+    assert code == 0, said
+    assert (tree / "clean" / "web" / "en" / "part-0.jsonl").exists()
+    code, said = decontaminate_cli("--evals", "evals/gsm.jsonl", "--train", "mix/a.jsonl",
+                                   "--out", "clean")
+    assert code == 0, said
+    held = sorted(str(p.relative_to(tree / "clean")) for p in (tree / "clean").rglob("*"))
+    report = json.loads((tree / "clean" / "report.json").read_text())
+    assert held == sorted(report["outputs"]) == ["a.jsonl", "removed.jsonl", "report.json"]
+
+
+def test_a_folder_holding_other_files_is_refused_before_any_work(tree):
+    (tree / "clean").mkdir()
+    (tree / "clean" / "notes.txt").write_text("mine")
+    code, said = decontaminate_cli("--evals", "evals/gsm.jsonl", "--train", "mix/a.jsonl",
+                                   "--out", "clean")
+    assert code == 2
+    assert "holds a file no run wrote there (notes.txt)" in said
+    assert sorted(p.name for p in (tree / "clean").iterdir()) == ["notes.txt"]
+
+
+def test_a_refused_run_leaves_no_folder_behind(tree):
+    (tree / "mix" / "bad.jsonl").write_text('{"text": "fine"}\n{broken\n')
+    code, said = decontaminate_cli("--evals", "evals/gsm.jsonl", "--train", "mix/**/*.jsonl",
+                                   "--out", "fresh/clean")
+    assert code == 2 and "bad.jsonl" in said
+    assert not (tree / "fresh").exists()

@@ -403,6 +403,23 @@ def file_read(path: str, rows: int, table: Table, stats: list[FieldStats],
                     tuple(other_text_fields(stats, choice.text_fields)), cut)
 
 
+def is_empty_file(path: str) -> bool:
+    """Whether a file (decompressed) holds nothing but white space: a training file that
+    cleaning emptied, read among others as a file of no rows."""
+    if is_columnar(path):
+        return False
+    try:
+        head = read_file_bytes(path, HEAD_BYTES + 1)
+    except (InputError, OSError):
+        return False
+    return len(head) <= HEAD_BYTES and not head.strip()
+
+
+def empty_read(path: str) -> FileRead:
+    """What reading an empty training file found (see :func:`is_empty_file`)."""
+    return FileRead(shown(path), 0, [], None, ["is empty: it has no rows"])
+
+
 def fields_of(reads: Sequence[FileRead]) -> list[str]:
     """The text fields read from one side's files, each once, in order."""
     return list(dict.fromkeys(f for read in reads for f in read.text_fields))
@@ -425,8 +442,15 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
     rows: list[Row] = []
     starts: list[int] = []
     reads: list[FileRead] = []
-    for path in paths:
+    paths = list(paths)
+    empty = [options.role == "b" and len(paths) > 1 and is_empty_file(path) for path in paths]
+    if empty and all(empty):
+        raise InputError(paths[0], "is empty: it has no rows, nor has any other training file")
+    for path, nothing in zip(paths, empty):
         starts.append(len(rows))
+        if nothing:                    # a training file emptied by cleaning, among others
+            reads.append(empty_read(path))
+            continue
         try:
             table = read_path_table(path, options)
             stats = field_stats(table)

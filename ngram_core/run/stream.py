@@ -53,7 +53,7 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from ..errors import InputError, shown
 from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, columnar_pieces,
-                    columnar_table, file_read, is_columnar, is_compressed, is_parquet,
+                    columnar_table, empty_read, file_read, is_empty_file, is_columnar, is_compressed, is_parquet,
                     iter_line_chunks,
                     lines_before, read_file_bytes, read_line_block, read_path_table,
                     strip_compression)
@@ -121,6 +121,7 @@ class Partition:
     whole: bool = False           # read whole, never in pieces (UTF-16)
     layout: DelimitedLayout | None = None   # a CSV or TSV read record by record
     by_item: bool = False         # a JSON array read item by item
+    empty: bool = False           # an empty file among several: no rows
 
 
 def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
@@ -135,8 +136,16 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     is read (:func:`~ngram_core.read.record_stream.delimited_layout`).
     A UTF-16 file (its line breaks are two bytes) is one partition read whole."""
     parts: list[Partition] = []
+    empty = [len(paths) > 1 and is_empty_file(path) for path in paths]
+    if empty and all(empty):
+        raise InputError(paths[0], "is empty: it has no rows, nor has any other training file")
     for file_index, path in enumerate(paths):
         wide = False
+        if empty[file_index]:          # a training file emptied by cleaning, among others
+            parts.append(Partition(len(parts), file_index, path,
+                                   options._replace(format=options.format or "jsonl"),
+                                   empty=True))
+            continue
         if not is_columnar(path):
             first_bytes = read_file_bytes(path, HEAD_BYTES)
             check_head(first_bytes, path, options)   # not text: refused
@@ -153,7 +162,7 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
             continue
         fmt = options.format or format_from_name(strip_compression(path))
         own = options._replace(format=fmt)
-        if size == 0:
+        if size == 0 and len(paths) == 1:
             raise InputError(path, "is empty: it has no rows")
         if fmt == "text" and (options.format is None or own.text_rows is None):
             # read as the whole file would be, decided once a file: a .txt may be a
@@ -198,6 +207,8 @@ def partition_chunks(part: Partition, fields: Reading, id_field: str) -> Iterato
     (:mod:`~ngram_core.read.record_stream`). Any other file (another JSON document,
     paragraphs, UTF-16, a CSV that is not UTF-8) is read whole.
     """
+    if part.empty:
+        return
     if part.pieces is not None:
         table = columnar_table(part.path, part.pieces[:2])
         yield select_rows(table, fields, id_field, False) if table.records else []
@@ -786,6 +797,8 @@ def _field_choice(part: Partition, fields: list[str] | None, id_field: str | Non
     (:func:`~ngram_core.read.fields.choose_fields`), from its first MiB (or first 1,000
     Parquet rows): the client never reads B whole. Also what was read of it (its
     rows are counted later, by the walk)."""
+    if part.empty:
+        return (Reading((), True), ""), empty_read(part.path)
     try:
         if part.layout is not None or part.by_item:
             return _choice_of(part, head_table(

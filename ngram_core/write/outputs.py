@@ -32,7 +32,8 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import BinaryIO, NamedTuple, Union
 
 from ..errors import InputError, shown
@@ -220,3 +221,124 @@ def _write_stream(o: Output, data: Content) -> None:
 def write_output(path: str, data: bytes) -> None:
     """One file written whole: :func:`write_outputs` of a single output."""
     write_outputs(plan_outputs([("output", path)], ()), {"output": data})
+
+
+# --- a folder of outputs ---------------------------------------------------------------
+
+class FolderPlan(NamedTuple):
+    """The outputs of a run written into one folder (``decontaminate --out``): each
+    checked (:func:`plan_outputs`), the folders made for them (removed again, when
+    empty, if the run ends without writing), and the files an earlier run wrote
+    there that this run does not (removed once this run's outputs are placed)."""
+    folder: str
+    outputs: list[Output]
+    made: list[str]
+    stale: list[str]
+
+
+def plan_folder(folder: str, names: Sequence[str], inputs: Sequence[str],
+                earlier: Sequence[str] = ()) -> FolderPlan:
+    """Plan writing ``names`` (``/``-separated, below ``folder``), before any work.
+
+    After the run the folder holds exactly this run's outputs: a file there that an
+    earlier run wrote (``earlier``, names below the folder) and this one does not is
+    removed once the new outputs are placed; a file no earlier run wrote (nor this
+    one) is refused now, naming it, so nothing of the person's is removed or mixed
+    with a run's outputs. A file being written by a run beside it
+    (:data:`TEMPORARY_PREFIX`) is passed over.
+
+        >>> import tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> for name in ("old.jsonl", "notes.txt"):
+        ...     open(os.path.join(folder, name), "w").close()
+        >>> plan_folder(folder, ["new.jsonl"], (), earlier=["old.jsonl"])
+        Traceback (most recent call last):
+        ...
+        ngram_core.errors.InputError: ...: holds a file no run wrote there (notes.txt): give an empty or new folder, so that it holds only what this run writes
+        >>> os.remove(os.path.join(folder, "notes.txt"))
+        >>> [os.path.basename(p) for p in plan_folder(folder, ["new.jsonl"], (), ["old.jsonl"]).stale]
+        ['old.jsonl']
+    """
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise InputError(folder, "is not a folder: --out names the folder written into")
+    present = _files_below(folder)
+    ours, before = set(names), set(earlier)
+    unknown = sorted(name for name in present if name not in ours and name not in before)
+    if unknown:
+        listed = ", ".join(unknown[:3]) + (f" and {len(unknown) - 3:,} more" if len(unknown) > 3
+                                           else "")
+        raise InputError(folder, f"holds {'a file' if len(unknown) == 1 else 'files'} no run "
+                                 f"wrote there ({listed}): give an empty or new folder, so "
+                                 f"that it holds only what this run writes")
+    stale = [os.path.join(folder, *name.split("/")) for name in sorted(present)
+             if name in before and name not in ours]
+    paths = [os.path.join(folder, *name.split("/")) for name in names]
+    made: list[str] = []
+    for parent in dict.fromkeys(os.path.dirname(path) for path in paths):
+        missing = []
+        while parent and not os.path.isdir(parent):
+            missing.append(parent)
+            parent = os.path.dirname(parent)
+        for path in reversed(missing):
+            os.makedirs(path, exist_ok=True)
+            made.append(path)
+    try:
+        outputs = plan_outputs(list(zip(names, paths)), inputs=inputs)
+    except BaseException:
+        remove_empty(made)
+        raise
+    return FolderPlan(folder, outputs, made, stale)
+
+
+def _files_below(folder: str) -> list[str]:
+    """The files below ``folder`` as ``/``-separated names, a run's own temporary files
+    and folders passed over."""
+    found = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(TEMPORARY_PREFIX)]
+        for name in files:
+            if not name.startswith(TEMPORARY_PREFIX):
+                found.append(os.path.relpath(os.path.join(top, name), folder)
+                             .replace(os.sep, "/"))
+    return found
+
+
+def write_folder(plan: FolderPlan, data: Mapping[str, Content]) -> None:
+    """Write the planned outputs (all of them or none, :func:`write_outputs`), then
+    remove an earlier run's files this run does not write, and the folders that
+    leaves empty."""
+    try:
+        write_outputs(plan.outputs, data)
+    except BaseException:
+        remove_empty(plan.made)
+        raise
+    emptied = set()
+    top = os.path.normpath(plan.folder)
+    for path in plan.stale:
+        unlink_quietly(path)
+        parent = os.path.dirname(path)
+        while parent and os.path.normpath(parent) != top and len(parent) > len(top):
+            emptied.add(parent)
+            parent = os.path.dirname(parent)
+    remove_empty(sorted(emptied))
+
+
+def remove_empty(folders: Sequence[str]) -> None:
+    """Remove each of ``folders`` that is empty, deepest first (so a folder whose
+    only content was an emptied folder goes too)."""
+    for folder in sorted(folders, key=len, reverse=True):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+
+
+@contextmanager
+def made_folders_kept_tidy(plan: FolderPlan | None) -> Iterator[None]:
+    """A run that ends before its outputs are written leaves no folder its plan made."""
+    try:
+        yield
+    except BaseException:
+        if plan is not None:
+            remove_empty(plan.made)
+        raise
