@@ -32,7 +32,8 @@ from . import __version__
 from .method.settings import Settings
 from .write.cleaned import CleanedPiece, cleaned_pieces, cleaned_writer, join_pieces
 from .errors import InputError, shown
-from .read.files import check_unchanged, describe_read, expand_paths, file_stamps
+from .read.files import (check_unchanged, describe_read, expand_paths, file_stamps,
+                         unread_warning)
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
                     read_options, settings_of)
 from .write.outputs import (TEMPORARY_PREFIX, Content, FolderPlan, Output, plan_folder,
@@ -90,6 +91,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     report = until_stopped(run, err)
     if isinstance(report, int):
         return report
+    last = unread_warning([(t["file"], t.get("unread", 0), t.get("unread_in", []))
+                           for t in report["training"]])
     out = stdout or (tolerant(sys.stdout) if sys.stdout is not None else None)
     if out is None:
         err.write("ngram-overlap: standard output: is closed: the report cannot be written\n")
@@ -97,8 +100,11 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     # the tables on stdout as the check's summary (or the report as JSON); the files
     # read and progress stay on stderr
     text = json.dumps(report, ensure_ascii=False) + "\n" if args.json else render_tables(report)
-    return write_result(out if args.json else VisibleText(out), text, err,
+    code = write_result(out if args.json else VisibleText(out), text, err,
                         own_stdout=stdout is None)
+    if last:                                 # the run's last line
+        err.write(last + "\n")
+    return code
 
 
 def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
@@ -307,9 +313,10 @@ def suite_report(suite: SuiteResult, written: Sequence[str], started: str = "",
         for i, read in enumerate(result.b_reads[:len(fields)]):
             fields[i] += [f for f in read.text_fields if f not in fields[i]]
     training = [{"file": shown(path), "rows": rows, "removed": gone, "cleaned": shown(out),
-                 "fields": read}
-                for path, rows, gone, out, read in zip(suite.b_paths, suite.b_rows, removed,
-                                                       written, fields)]
+                 "fields": read, **accounts}
+                for path, rows, gone, out, read, accounts in zip(
+                    suite.b_paths, suite.b_rows, removed, written, fields,
+                    training_accounts(suite))]
     found = found_in_files(suite)
     by_file = [{"eval": shown(suite.eval_names[f.eval]),
                 "training": shown(suite.b_paths[f.file_index]),
@@ -321,6 +328,18 @@ def suite_report(suite: SuiteResult, written: Sequence[str], started: str = "",
             "settings": settings_dict(suite.results[0].settings) if suite.results else {},
             "removals": removals_sentence(sum(f.training_rows for f in found),
                                           len(suite.removals))}
+
+
+def training_accounts(suite: SuiteResult) -> list[dict]:
+    """Per training file, as the first eval read it: rows searched, rows with no text
+    and rows unread (their text only in fields not read), which add up to its rows."""
+    if not suite.results:
+        return [{} for _ in suite.b_paths]
+    first = suite.results[0]
+    counts = getattr(first, "b_counts", [])
+    return [{"searched": count.rows - count.blank, "no_text": count.blank - read.unread,
+             "unread": read.unread, "unread_in": list(read.unread_in)}
+            for read, count in zip(first.b_reads, counts)]
 
 
 def settings_dict(settings: Settings) -> dict:

@@ -150,6 +150,9 @@ class Row(NamedTuple):
     id: str
     text: str
     parts: tuple[tuple[str, int, int], ...] = ()
+    #: a blank row whose text is in fields not read: their names (``""``: none). Such a
+    #: row is *unread*, never counted as a row with no text.
+    unread: str = ""
 
     @property
     def blank(self) -> bool:

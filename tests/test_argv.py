@@ -322,6 +322,9 @@ def test_the_line_run_by_the_command_gives_the_pages_summary(
     out, err = io.StringIO(), io.StringIO()
     assert cli.main([*shlex.split(line)[1:], "--json"], out, err) == 0, err.getvalue()
     summary = json.loads(out.getvalue())
+    accounts = summary.pop("training_files")     # the command's own: each file's rows
+    assert [t["rows"] for t in accounts] == [t["searched"] + t["no_text"] + t["unread"]
+                                             for t in accounts]
     expected = page_summary(FIXTURES / a_name, [FIXTURES / n for n in b_names], s, a, b)
     assert summary == expected
     assert summary["flagged"] and summary["checkable"] > summary["flagged"]

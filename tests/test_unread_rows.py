@@ -291,3 +291,83 @@ def test_a_refused_run_leaves_no_folder_behind(tree):
                                    "--out", "fresh/clean")
     assert code == 2 and "bad.jsonl" in said
     assert not (tree / "fresh").exists()
+
+
+# --- accounting that adds up -----------------------------------------------------------
+
+def test_rows_asked_for_by_a_person_and_missing_are_counted_unread(mix_files, capsys):
+    """Fields a person chose that a row lacks leave it unread: said in the reading,
+    counted in --json per training file, and on the run's last line."""
+    assert main([str(mix_files["evals"]), str(mix_files["plain"]), "--b-field",
+                 "messages.content", "--json"]) == 0
+    captured = capsys.readouterr()
+    account = json.loads(captured.out)["training_files"][0]
+    assert account["unread"] == 301
+    assert account["rows"] == account["searched"] + account["no_text"] + account["unread"]
+    assert "conversations.value" in account["unread_in"]
+    last = captured.err.strip().splitlines()[-1]
+    assert last.startswith("Warning: 301 training rows unread (")
+    assert "301 rows unread: their text is only in fields not read" in captured.err
+
+
+def test_rows_with_no_text_are_not_unread(tmp_path, capsys):
+    train = write_jsonl(tmp_path / "t.jsonl", [{"text": QUESTION}, {"text": "", "label": "pos"},
+                                               {"text": None}])
+    assert main([str(write_jsonl(tmp_path / "a.jsonl", [{"text": QUESTION}])), str(train),
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    account = json.loads(captured.out)["training_files"][0]
+    assert (account["rows"], account["searched"], account["no_text"], account["unread"]) == \
+        (3, 1, 2, 0)
+    assert "unread" not in captured.err
+
+
+def test_the_suite_report_accounts_for_every_training_row(mix_files, tmp_path):
+    suite = ngram_overlap.decontaminate({"gsm": EVALS}, mix_files["plain"], out=tmp_path / "o",
+                                        train_text_field="messages.content")
+    entry = suite.report["training"][0]
+    assert entry["rows"] == entry["searched"] + entry["no_text"] + entry["unread"]
+    assert entry["unread"] == 301
+    written = json.loads((tmp_path / "o" / "report.json").read_text())["training"][0]
+    assert written["unread"] == 301
+
+
+def test_streamed_reading_counts_unread_rows_alike(mix_files, capsys):
+    for b in (mix_files["plain"], mix_files["gz"]):
+        assert main([str(mix_files["evals"]), str(b), "--b-field", "messages.content",
+                     "--json"]) == 0
+        account = json.loads(capsys.readouterr().out)["training_files"][0]
+        assert (account["unread"], account["rows"]) == (301, 603)
+
+
+def test_the_recipe_runs_as_written_on_a_nested_folder(tmp_path):
+    """docs/decontaminating.md's recipe, its three steps run by a shell as written, on a
+    mix in nested folders of compressed shards: step 3 finds nothing."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+    import zstandard
+    doc = (pathlib.Path(__file__).parent.parent / "docs" / "decontaminating.md").read_text()
+    recipe = doc.split("## A recipe")[1]
+    script = re.search(r"```sh\n(.*?)```", recipe, re.S).group(1)
+    write_jsonl(tmp_path / "evals" / "gsm8k.jsonl", [{"question": QUESTION}])
+    write_jsonl(tmp_path / "evals" / "mmlu.jsonl", [{"question": UNSEEN}])
+    for name, rows in {"web/en/part-0.jsonl.zst": [{"text": "x " + QUESTION}, {"text": OTHER}],
+                       "code/part-0.jsonl.zst": [{"text": OTHER + " code"}]}.items():
+        path = tmp_path / "mix" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = "".join(json.dumps(r) + "\n" for r in rows).encode()
+        path.write_bytes(zstandard.ZstdCompressor().compress(data))
+    command = shutil.which("ngram-overlap", path=os.path.dirname(sys.executable))
+    assert command, "the ngram-overlap command is installed beside this Python"
+    env = {**os.environ, "PATH": os.path.dirname(command) + os.pathsep + os.environ["PATH"]}
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert sorted(t["file"] for t in report["training"]) == [
+        "mix/code/part-0.jsonl.zst", "mix/web/en/part-0.jsonl.zst"]
+    assert sum(t["removed"] for t in report["training"]) == 1
+    assert (tmp_path / "cleaned" / "web" / "en" / "part-0.jsonl.zst").exists()
+    assert "Rows flagged: 0.0%" in done.stdout

@@ -949,15 +949,20 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
 
 def _shape_fields_steps(table: Table, members: list[int]):
     """The :class:`ShapeReading` detection gives the records ``members`` of one shape,
-    or None when none of their fields holds text."""
+    or None when none of their fields holds text (a field of single words, such as a
+    label beside an empty text field, is none)."""
     sample = [table.records[i] for i in members[:SAMPLE_ROWS]]
     names = set().union(*(record.keys() for record in sample))
     sub = replace(table, records=sample, fields=[f for f in table.fields if f in names],
                   lines=[])
+    stats = yield from field_stats_steps(sub)
     try:
-        chosen = yield from detect_text_fields_steps(sub)
+        chosen = yield from detect_text_fields_steps(sub, stats)
     except InputError:
         return None
+    tokens = {s.name: s.tokens for s in stats if s.kind in ("text", "fixed", "parse")}
+    if not any(tokens.get(name, 0) >= WORD_TOKENS for name in chosen):
+        return None               # a label or a word is no text of its own to read
     have = set(sub.fields)
     fields = tuple(f for name in chosen for f in _expand(sub, name, have))
     fixed = yield from _fixed_values_steps(sub, sample, fields)
@@ -1011,15 +1016,46 @@ def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None
         if not ident and (number_missing_ids or not id_field):
             ident = str(number)
         if len(fields) > 1 or differing:
-            rows.append(Row(number, ident, "\n".join(t for _, t in present),
-                            _parts(present)))
+            row = Row(number, ident, "\n".join(t for _, t in present), _parts(present))
         else:
-            rows.append(Row(number, ident, present[0][1] if present else ""))
+            row = Row(number, ident, present[0][1] if present else "")
+        if row.blank:
+            unread = unread_fields(record, reading, id_field)
+            if unread:
+                row = row._replace(unread=" + ".join(unread))
+        rows.append(row)
     if not any_text:
         names = dict.fromkeys(f for reading in readings for f in reading.fields)
         raise InputError(table.source, f"no row has a value in the text field "
                                        f"{', '.join(map(repr, names))}")
     return rows
+
+
+def unread_fields(record: dict, reading: ShapeReading, id_field: str | None) -> list[str]:
+    """The fields of a row with no text read that hold text: a value of two words or
+    more (or of four characters or more of a script written without spaces), not
+    its id, not a fixed field's fixed text, not one role's turns of a chat (its
+    conversation holds them). A row with such a field is *unread*: its text is
+    somewhere the reading did not look, so it is never counted as a clean or a
+    textless row::
+
+        >>> unread_fields({"id": "7", "q": "", "body": "Who came here?"},
+        ...               ShapeReading(("q",), ()), "id")
+        ['body']
+        >>> unread_fields({"q": None, "label": "positive"}, ShapeReading(("q",), ()), None)
+        []
+    """
+    fixed = dict(reading.fixed)
+    out = []
+    for name, value in record.items():
+        if name == id_field or name in reading.fields or not isinstance(value, str):
+            continue
+        if fixed.get(name) == value:
+            continue
+        text = value.strip()
+        if len(text.split()) >= 2 or (len(text) >= 4 and not text.isascii()):
+            out.append(name)
+    return out
 
 
 def _parts(present: list[tuple[str, str]]) -> tuple[tuple[str, int, int], ...]:

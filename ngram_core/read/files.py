@@ -392,6 +392,9 @@ class FileRead(NamedTuple):
     #: how a plain-text file was cut into rows (``line``, ``paragraph``, ``conll``;
     #: None: not plain text, or read whole)
     text_rows: str | None = None
+    #: rows whose text is only in fields not read (see ``Row.unread``), and those fields
+    unread: int = 0
+    unread_in: tuple[str, ...] = ()
 
 
 def file_read(path: str, rows: int, table: Table, stats: list[FieldStats],
@@ -461,7 +464,9 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
             raise
-        reads.append(file_read(path, len(selected), table, stats, choice))
+        unread, unread_in = unread_counts(row for row in selected if row.unread)
+        reads.append(file_read(path, len(selected), table, stats, choice)._replace(
+            unread=unread, unread_in=unread_in))
         offset = len(rows)
         rows.extend(row._replace(number=offset + i) for i, row in enumerate(selected, 1))
     return rows, RowFiles(tuple(starts), tuple(reads_path.path for reads_path in reads)), reads
@@ -725,7 +730,50 @@ def describe_read(role: str, read: FileRead) -> str:
     rows = f"{read.rows:,} row{'' if read.rows == 1 else 's'}"
     parts = [f"{role} {read.path}: {rows}, text from {fields_label(read.text_fields)}, "
              f"id from {ident}", *read.notes]
+    if read.unread:
+        parts.append(unread_note(read))
     return "; ".join(parts) + "."
+
+
+def unread_note(read: FileRead) -> str:
+    """The sentence for a file's unread rows: how many, and where their text is.
+
+        >>> unread_note(FileRead("b.jsonl", 9, ["q"], None, [], unread=2, unread_in=("body",)))
+        '2 rows unread: their text is only in fields not read (body): not searched, not counted as clean'
+    """
+    rows = "1 row" if read.unread == 1 else f"{read.unread:,} rows"
+    return (f"{rows} unread: {'its' if read.unread == 1 else 'their'} text is only in fields "
+            f"not read ({fields_label(read.unread_in)}): not searched, not counted as clean")
+
+
+def unread_warning(files: Sequence[tuple[str, int, Sequence[str]]]) -> str | None:
+    """The last line of a run in which a training file has unread rows (``files``:
+    each file's path, unread rows and the fields their text is in), else None.
+
+        >>> unread_warning([("a.jsonl", 2, ["body"]), ("b.jsonl", 0, [])])
+        'Warning: 2 training rows unread (a.jsonl: 2): their text is only in fields not read (body); they are not searched and not counted as clean: read them with --b-field'
+    """
+    files = [f for f in files if f[1]]
+    if not files:
+        return None
+    total = sum(count for _, count, _ in files)
+    where = ", ".join(f"{path}: {count:,}" for path, count, _ in files[:3]) + \
+        (f" and {len(files) - 3:,} more files" if len(files) > 3 else "")
+    fields = fields_label(dict.fromkeys(f for _, _, names in files for f in names))
+    rows = "1 training row" if total == 1 else f"{total:,} training rows"
+    return (f"Warning: {rows} unread ({where}): {'its' if total == 1 else 'their'} text is "
+            f"only in fields not read ({fields}); they are not searched and not counted as "
+            f"clean: read them with --b-field")
+
+
+def unread_counts(rows: Iterable[Row]) -> tuple[int, tuple[str, ...]]:
+    """How many rows are unread (see ``Row.unread``) and the fields their text is in."""
+    count, fields = 0, {}
+    for row in rows:
+        if row.unread:
+            count += 1
+            fields.update(dict.fromkeys(row.unread.split(" + ")))
+    return count, tuple(fields)
 
 
 def file_stamps(paths: Sequence[str]) -> dict[str, tuple[int, int]]:

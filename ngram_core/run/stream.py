@@ -53,7 +53,7 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from ..errors import InputError, shown
 from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, columnar_pieces,
-                    columnar_table, empty_read, file_read, is_empty_file, is_columnar, is_compressed, is_parquet,
+                    columnar_table, empty_read, file_read, is_empty_file, unread_counts, is_columnar, is_compressed, is_parquet,
                     iter_line_chunks,
                     lines_before, read_file_bytes, read_line_block, read_path_table,
                     strip_compression)
@@ -516,6 +516,8 @@ class PartitionResult:
     blank: int = 0                   # B rows with no text, and with text but fewer than n tokens
     short: int = 0
     tokens: int = 0
+    unread: int = 0                  # of the blank rows, those whose text is in fields not read
+    unread_in: tuple[str, ...] = ()
     error: InputError | None = None
 
 
@@ -583,6 +585,8 @@ class PieceTokens(NamedTuple):
     blank: int
     short: int
     by_size: dict[int, list[int]]
+    unread: int = 0                 # of the blank rows, those with text in fields not read
+    unread_in: tuple[str, ...] = ()
 
 
 def piece_tokens(rows: list[Row], tokenizer: Tokenizer, n: int, bits: WindowBits | None,
@@ -593,7 +597,8 @@ def piece_tokens(rows: list[Row], tokenizer: Tokenizer, n: int, bits: WindowBits
     buf = b.buffer
     return PieceTokens(b, bits.candidates(buf, b.offsets) if bits else [],
                        prefix_bits.candidates(buf, b.offsets) if prefix_bits else [],
-                       *piece_shape(rows, b.offsets, n))
+                       *piece_shape(rows, b.offsets, n),
+                       *unread_counts(row for row in rows if row.unread))
 
 
 def piece_shape(rows: list[Row], offsets: Sequence[int], n: int
@@ -656,6 +661,9 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
     offsets = b.offsets
     out.blank += tokenized.blank
     out.short += tokenized.short
+    if tokenized.unread:
+        out.unread += tokenized.unread
+        out.unread_in = tuple(dict.fromkeys((*out.unread_in, *tokenized.unread_in)))
     out.tokens += offsets[-1] - offsets[0]
     whole_rows = index.rows_by_tokens
     # a B row of a size no A row has is none of them; the rows of one size in order, so
@@ -994,15 +1002,19 @@ def _kept(partial: PartitionResult) -> PartitionResult:
 def _b_files(reads: dict[int, FileRead], walked, n: int
              ) -> tuple[list[FileRead], list[ShortCount]]:
     """Each B file as read (rows counted by the walk) and its rows' short counts."""
-    counts: dict[int, list[int]] = {i: [0, 0, 0, 0] for i in reads}
+    counts: dict[int, list[int]] = {i: [0, 0, 0, 0, 0] for i in reads}
+    unread_in: dict[int, dict[str, None]] = {i: {} for i in reads}
     for partial in walked:
         c = counts[partial.file_index]
         c[0] += partial.rows
         c[1] += partial.blank
         c[2] += partial.short
         c[3] += partial.tokens
+        c[4] += partial.unread
+        unread_in[partial.file_index].update(dict.fromkeys(partial.unread_in))
     files = sorted(reads)
-    return ([reads[i]._replace(rows=counts[i][0]) for i in files],
+    return ([reads[i]._replace(rows=counts[i][0], unread=counts[i][4],
+                               unread_in=tuple(unread_in[i])) for i in files],
             [ShortCount(counts[i][0], counts[i][1], counts[i][2], n, counts[i][3])
              for i in files])
 
