@@ -23,7 +23,7 @@ from .report.clean_split import CLEAN_BY
 from .report.contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
                             score_column, score_report)
 from .errors import InputError, shown
-from .read.fields import (ShortCount, count_files_steps, longer_fields, short_rows_warning,
+from .read.fields import (ShortCount, longer_fields, short_rows_warning,
                      unchecked_text_notice)
 from .read.files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
                     file_stamps, index_b_whole, load_rows_by_file, one_test_file, unread_warning,
@@ -35,7 +35,7 @@ from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_r
 from .table import ReadOptions
 from .report.summary import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
                      settings_line)
-from .report.result import Report
+from .report.result import Report, b_file_counts, training_accounts
 from .method.settings import Settings
 from .steps import run_steps
 
@@ -147,37 +147,14 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths:
     return result, reads + [("B", read) for read in result.b_reads]
 
 
-def b_file_counts(result: Report, reads: list[tuple[str, FileRead]]
-                  ) -> list[tuple[FileRead, ShortCount]]:
-    """Each B file as read, with its rows' counts (blank and short), counted over
-    every row by the check: from B's tokens when indexed whole, by the walk when
-    streamed."""
-    b_reads = [read for role, read in reads if role == "B"]
-    b = getattr(result, "b", None)           # B indexed whole: counted from its tokens
-    if b is not None:
-        starts = result.b_files.starts if result.b_files else (0,)
-        b_counts = run_steps(count_files_steps(b.rows, b.offsets, starts, result.summary.n))
-    else:                                    # B streamed: counted by the walk
-        b_counts = getattr(result, "b_counts", [])
-    return list(zip(b_reads, b_counts))
-
-
-def training_accounts(result: Report, reads: list[tuple[str, FileRead]]) -> list[dict]:
-    """Per training file: its rows = rows searched + rows with no text + rows unread
-    (their text only in fields not read, named), for ``--json``."""
-    return [{"file": read.path, "rows": count.rows, "searched": count.rows - count.blank,
-             "no_text": count.blank - read.unread, "unread": read.unread,
-             "unread_in": list(read.unread_in)}
-            for read, count in b_file_counts(result, reads)]
-
-
 def short_warnings(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
     """The files whose rows are mostly too short to match, counted over every row by
     the check (A's from its matches, each B file's by the walk past it)."""
     s = result.summary
     counts: list[tuple[str, FileRead, ShortCount]] = [
         ("A", reads[0][1], ShortCount(s.rows, s.blank, s.short, s.n))]
-    counts += [("B", read, count) for read, count in b_file_counts(result, reads)]
+    b_reads = [read for role, read in reads if role == "B"]
+    counts += [("B", read, count) for read, count in b_file_counts(result, b_reads)]
     out = []
     for role, read, count in counts:
         longer = longer_fields(list(read.stats), s.n, read.text_fields)
@@ -323,7 +300,8 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
     stderr.write(render_field_table(result))
     if args.json:
         text = json.dumps({**result.summary.as_dict(), **extra,
-                           "training_files": training_accounts(result, reads)},
+                           "training_files": training_accounts(
+                               result, [read for role, read in reads if role == "B"])},
                           ensure_ascii=False) + "\n"
     else:
         text = render_text(result, names([args.a]), names(args.b))

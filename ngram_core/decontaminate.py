@@ -40,6 +40,7 @@ from .write.outputs import (TEMPORARY_PREFIX, Content, FolderPlan, Output, plan_
                             made_folders_kept_tidy, plan_outputs, write_folder)
 from .report.summary import percent
 from .run.stream import Executor
+from .report.result import training_accounts
 from .run.suite import SuiteResult, check_suite, found_in_files, read_eval
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 
@@ -303,8 +304,12 @@ def suite_report(suite: SuiteResult, written: Sequence[str], started: str = "",
     for a model card, the tool and its version, the run's start and end (UTC, ISO
     8601: ``started``, ``ended``), the settings, and how the training rows holding
     each eval add up to the rows removed (``removals``)."""
-    evals = [{"file": shown(name), **result.summary.as_dict()}
+    evals = [{"file": shown(name), **result.summary.as_dict(),
+              "training_files": training_accounts(result, result.b_reads)}
              for name, result in zip(suite.eval_names, suite.results)]
+    first = suite.results[0] if suite.results else None
+    accounts = [{k: v for k, v in a.items() if k not in ("file", "rows")}
+                for a in (training_accounts(first, first.b_reads) if first else [])]
     removed = [0] * len(suite.b_paths)
     for removal in suite.removals:
         removed[removal.file_index] += 1
@@ -313,10 +318,10 @@ def suite_report(suite: SuiteResult, written: Sequence[str], started: str = "",
         for i, read in enumerate(result.b_reads[:len(fields)]):
             fields[i] += [f for f in read.text_fields if f not in fields[i]]
     training = [{"file": shown(path), "rows": rows, "removed": gone, "cleaned": shown(out),
-                 "fields": read, **accounts}
-                for path, rows, gone, out, read, accounts in zip(
+                 "fields": read, **account}
+                for path, rows, gone, out, read, account in zip(
                     suite.b_paths, suite.b_rows, removed, written, fields,
-                    training_accounts(suite))]
+                    accounts or [{} for _ in suite.b_paths])]
     found = found_in_files(suite)
     by_file = [{"eval": shown(suite.eval_names[f.eval]),
                 "training": shown(suite.b_paths[f.file_index]),
@@ -328,18 +333,6 @@ def suite_report(suite: SuiteResult, written: Sequence[str], started: str = "",
             "settings": settings_dict(suite.results[0].settings) if suite.results else {},
             "removals": removals_sentence(sum(f.training_rows for f in found),
                                           len(suite.removals))}
-
-
-def training_accounts(suite: SuiteResult) -> list[dict]:
-    """Per training file, as the first eval read it: rows searched, rows with no text
-    and rows unread (their text only in fields not read), which add up to its rows."""
-    if not suite.results:
-        return [{} for _ in suite.b_paths]
-    first = suite.results[0]
-    counts = getattr(first, "b_counts", [])
-    return [{"searched": count.rows - count.blank, "no_text": count.blank - read.unread,
-             "unread": read.unread, "unread_in": list(read.unread_in)}
-            for read, count in zip(first.b_reads, counts)]
 
 
 def settings_dict(settings: Settings) -> dict:

@@ -42,6 +42,7 @@ from typing import Any, Union
 from ngram_core.errors import InputError
 from ngram_core.read.files import (expand_paths, fields_of, index_b_whole, load_rows_by_file,
                                    several_test_files)
+from ngram_core.report.result import training_accounts
 from ngram_core.run.check import check_steps
 from ngram_core.method.settings import Settings
 from ngram_core.steps import run_steps
@@ -224,9 +225,13 @@ def _named_errors(files: _Files) -> Iterator[None]:
         raise InputError(files.names[e.source], e.message, line=e.line, row=e.row) from None
 
 
-def _result(report: Any, files: _Files, test: str, train: Sequence[str]) -> Result:
+def _result(report: Any, files: _Files, test: str, train: Sequence[str],
+            b_reads: Sequence[Any]) -> Result:
+    """The result as the command's ``--json`` and rows give it, data named as given."""
     columns, rows, text = typed_rows(report.rows_csv(), report, files.named)
-    return Result(files.named(report.summary.as_dict()), rows, report, columns,
+    summary = {**report.summary.as_dict(),
+               "training_files": training_accounts(report, b_reads)}
+    return Result(files.named(summary), rows, report, columns,
                   files.named(test), [files.named(p) for p in train], text)
 
 
@@ -261,6 +266,7 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
         like = None if chosen.a_fields else a_reads[0].text_fields
         b_options = chosen.read_options("b", all(p in files.names for p in b_paths))
         report: Any
+        b_reads: Sequence[Any]
         if index_b_whole(b_paths):        # small: indexed whole, as the command and page do
             b_rows, b_files, b_reads = load_rows_by_file(b_paths, chosen.b_fields,
                                                          chosen.b_id_field, b_options, like)
@@ -273,9 +279,10 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
                                     a_fields=a_reads[0].text_fields, b_fields=chosen.b_fields,
                                     b_like=like, b_id_field=chosen.b_id_field,
                                     b_options=b_options, on_progress=on_progress)
+            b_reads = report.b_reads
         if on_progress is not None:
             on_progress.close()
-        return _result(report, files, a_paths[0], b_paths)
+        return _result(report, files, a_paths[0], b_paths, b_reads)
 
 
 def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
@@ -346,6 +353,6 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
             keep[entry["file"]] = mask
         if on_progress is not None:
             on_progress.close()
-        return SuiteResult({name: _result(r, files, name, b_paths)
+        return SuiteResult({name: _result(r, files, name, b_paths, r.b_reads)
                             for name, r in zip(named, suite.results)},
                            report, removed, keep)

@@ -47,7 +47,10 @@ def test_strings_against_a_generator_give_the_commands_figures(tmp_path, train_r
     out = io.StringIO()
     assert check_main([str(a), str(b), "--n", "8", "--json", "--rows-csv",
                        str(tmp_path / "rows.csv")], out, io.StringIO()) == 0
-    assert result.summary == json.loads(out.getvalue())
+    summary = json.loads(out.getvalue())
+    assert summary["training_files"][0].pop("file") == str(b)
+    assert result.summary["training_files"][0].pop("file") == "train"     # named as given
+    assert result.summary == summary
     assert result.summary["flagged"] >= 5
     with open(tmp_path / "rows.csv", newline="") as f:
         command = [{k: typed_value(k, v) for k, v in r.items()} for r in csv.DictReader(f)]

@@ -136,7 +136,9 @@ def test_the_report_holds_each_evals_own_json_and_where_each_was_found(tmp_path)
             (tmp_path / "own.csv").read_bytes()
     removed = [json.loads(line) for line in (folder / "removed.jsonl").read_text().splitlines()]
     assert report["training"] == [{"file": str(train), "rows": 600, "removed": len(removed),
-                                   "cleaned": str(folder / "train.jsonl"), "fields": ["text"]}]
+                                   "cleaned": str(folder / "train.jsonl"), "fields": ["text"],
+                                   "searched": 600, "no_text": 0, "unread": 0,
+                                   "unread_in": []}]
     found = {(f["eval"], f["training"]): f for f in report["found"]}
     for e, path in enumerate(evals):
         causes = [(r["row"], c["row"]) for r in removed for c in r["causes"]

@@ -13,10 +13,14 @@ made it::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .definitions import Definitions
 from .export import csv_text, rows_csv_text
+from ..read.fields import ShortCount, count_files_steps
+from ..read.files import FileRead
+from ..steps import run_steps
 from ..table import RowFiles
 from ..method.match import RowMatch
 from ..table import Row
@@ -59,3 +63,27 @@ class Report:
         the published definitions computed, a column more for each)."""
         return rows_csv_text(self.matches, self.a_rows, self.b_id, self.settings.threshold,
                              self.b_files, self.definitions)
+
+
+def b_file_counts(result: Report, b_reads: Sequence[FileRead]
+                  ) -> list[tuple[FileRead, ShortCount]]:
+    """Each B file as read, with its rows' counts (blank and short), counted over
+    every row by the check: from B's tokens when indexed whole, by the walk when
+    streamed (``b_counts``)."""
+    b = getattr(result, "b", None)           # B indexed whole: counted from its tokens
+    if b is not None:
+        starts = result.b_files.starts if result.b_files else (0,)
+        b_counts = run_steps(count_files_steps(b.rows, b.offsets, starts, result.summary.n))
+    else:                                    # B streamed: counted by the walk
+        b_counts = getattr(result, "b_counts", [])
+    return list(zip(b_reads, b_counts))
+
+
+def training_accounts(result: Report, b_reads: Sequence[FileRead]) -> list[dict]:
+    """Per training file: its rows = rows searched + rows with no text + rows unread
+    (their text only in fields not read, named: ``unread_in``); ``--json``'s
+    ``training_files``."""
+    return [{"file": read.path, "rows": count.rows, "searched": count.rows - count.blank,
+             "no_text": count.blank - read.unread, "unread": read.unread,
+             "unread_in": list(read.unread_in)}
+            for read, count in b_file_counts(result, b_reads)]
