@@ -100,8 +100,9 @@ class Page:
         is brought into view where the person picked them."""
         slot = self.slots[key]
         set_text(f"{key}-name", "Refused: " + ", ".join(names))
+        slot.clear_details()
         self.stale(True, refused(key, names, slot.error or ""))
-        bring_into_view(f"{key}-error", "center")
+        bring_into_view(f"slot-{key}-title", "start")   # its name, under no bar, to its message
 
     def loaded(self) -> None:
         """A slot finished reading (or refusing) files: the tests wait on this."""
@@ -138,27 +139,58 @@ class Page:
         files = picked_files(key)
         if not files:
             return
+        if key == "a":
+            el("a-refused").hidden = True    # a new pick: what was refused before is gone
         named = None
+        over = {i: int(file.size) for i, file in enumerate(files) if int(file.size) > MAX_BYTES}
+        several_a = key == "a" and len(files) > 1
         try:
-            for file in files:
-                if int(file.size) > MAX_BYTES:   # nothing is read of any of them
-                    slot.show_refused(str(file.name), int(file.size))
-                    self.refuse(key, [str(f.name) for f in files])
-                    return
-            named = [(str(file.name), await read_file(file)) for file in files]
+            if over and not several_a:   # nothing is read of any of them
+                slot.show_refused([(str(files[i].name), size) for i, size in over.items()],
+                                  len(files) - len(over))
+                self.refuse(key, [str(files[i].name) for i in over])
+                return
+            named = [(str(file.name), b"" if i in over else await read_file(file))
+                     for i, file in enumerate(files)]
         finally:
             el(f"file-{key}").value = ""     # the same file picked again is read again
             if named is None:
                 self.loaded()
         if key == "a":                   # several test sets: a table of them, the first shown
-            if len(named) > 1:
-                self.suite.set(named)
+            if several_a:
+                if not await self.pick_test_sets(named, over):
+                    self.loaded()
+                    return
+                named = [named[self.suite.current]]
             else:
                 self.suite.clear()
-            named = named[:1]
+                self.slots["a"].listing = None
         if await self.load_bytes(key, named):
             self.recompute()             # a new file: no need to wait for more typing
         self.loaded()
+
+    async def pick_test_sets(self, named: list, over: dict[int, int]) -> bool:
+        """Several test sets picked in slot A: each is read as the command reads it,
+        those that cannot be are named as refused in the slot (and beside the verdict,
+        once a result is shown); False when every one is refused."""
+        suite, slot = self.suite, self.slots["a"]
+        self.runner.cancel()
+        suite.set(named, over, MAX_BYTES)
+        shown = await suite.vet(self.runner)
+        refusals = suite.refusals()
+        set_text("a-refused", " ".join(f"Refused, not checked: {why}" for _, why in refusals))
+        el("a-refused").hidden = not refusals
+        if shown is None:
+            suite.clear()
+            slot.listing = None
+            slot.show_error("No test set picked could be read. Choose other files.")
+            self.refuse("a", [name for name, _ in named])
+            return False
+        slot.listing = suite.slot_lines
+        if refusals:
+            self.stale(True, suite.refused_sentence())
+            bring_into_view("slot-a-title", "start")
+        return True
 
     def eval_picked(self, position: int) -> None:
         """A test set was picked in the table of several: the page shows its check."""
@@ -310,6 +342,9 @@ class Page:
             await b.fill_field_lists(runner)     # B's chosen fields follow A's
         computed = time.perf_counter()
         await self.draw_result()
+        suite_refused = self.suite.refused_sentence() if self.suite.active else ""
+        if suite_refused:                # a test set refused: the result is not all of them
+            self.stale(True, suite_refused)
         done = time.perf_counter()
         await runner.breathe("drawing")
         runner.report(started, computed, done)
