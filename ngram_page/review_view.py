@@ -9,10 +9,13 @@ carry it, and the page's bytes stay the command's.
 
 from __future__ import annotations
 
-from ngram_core.report.shared_windows import SharedWindow, most_shared_steps
+from ngram_core.report.shared_windows import SHOWN, SharedWindow, most_shared_steps
 
 from .dom import create, el, found, mark, set_text
 from .text import shorten
+
+#: Passages computed for the list, at most (shown SHOWN at a time).
+LISTED = 200
 
 
 def b_rows_text(window: SharedWindow) -> str:
@@ -37,15 +40,17 @@ class ReviewView:
         self.on_show, self.on_leave, self.on_put_back = on_show, on_leave, on_put_back
         self.windows: list[SharedWindow] = []
         self.left_out: tuple[str, ...] = ()
+        self.shown = 0                   # passages shown (the first SHOWN, then more)
 
     async def draw(self, result, runner) -> None:
         """The list for a new result (computed in steps: a big file stays responsive)."""
-        self.windows = await runner.drive(most_shared_steps(result), None)
+        self.windows = await runner.drive(most_shared_steps(result, LISTED), None)
         self.left_out = result.settings.leave_out
         body = el("review-table").tBodies.item(0)
         body.replaceChildren()
         for k, window in enumerate(self.windows):
             line = body.insertRow()
+            line.hidden = k >= SHOWN
             line.insertCell().append(create("q", shorten(window.text, 120), file_text=True))
             for value in (f"{len(window.a_rows):,}", b_rows_text(window)):
                 cell = line.insertCell()
@@ -58,13 +63,33 @@ class ReviewView:
                 button.setAttribute(f"data-{kind}", str(k))
                 button.setAttribute("aria-label", f"{label}: {shorten(window.text, 60)}")
                 actions.append(button)
-        shared = len(self.windows)
+        self.shown = min(SHOWN, len(self.windows))
+        self.say_shown()
+        self.draw_left_out()
+        mark("reviewed", str(len(self.windows)))
+
+    def say_shown(self) -> None:
+        shared, shown = len(self.windows), self.shown
+        more = "" if shown == shared else f" Passages 1\u2013{shown:,} shown."
         set_text("review-status",
                  "No window of file A is found in file B." if not shared else
-                 f"The {shared:,} passages held by the most rows of A, most first."
+                 f"The {shared:,}{'+' if shared == LISTED else ''} passages of A found in "
+                 f"file B, held by the most rows of A first.{more}"
                  if shared > 1 else "The one passage of A found in file B.")
-        self.draw_left_out()
-        mark("reviewed", str(shared))
+        remaining = min(SHOWN, shared - shown)
+        el("review-more").hidden = remaining <= 0
+        set_text("review-more", f"Show {remaining:,} more passage{'s' if remaining > 1 else ''}")
+
+    def more(self) -> None:
+        """The next passages shown; the focus on the first of them."""
+        body = el("review-table").tBodies.item(0)
+        first = self.shown
+        self.shown = min(len(self.windows), first + SHOWN)
+        for k in range(first, self.shown):
+            body.rows.item(k).hidden = False
+        self.say_shown()
+        if first < self.shown:
+            body.rows.item(first).querySelector("button").focus()
 
     def draw_left_out(self) -> None:
         box, items = el("left-out-box"), el("left-out-list")
@@ -83,6 +108,9 @@ class ReviewView:
     def clicked(self, event) -> None:
         button = event.target.closest("button")
         if not found(button):
+            return
+        if str(button.id) == "review-more":
+            self.more()
             return
         show, leave, put_back = (str(button.getAttribute(f"data-{kind}"))
                                  if button.hasAttribute(f"data-{kind}") else None

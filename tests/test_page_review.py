@@ -11,11 +11,14 @@ import pytest
 
 from browser import open_page, runs, site, wait_for_run  # noqa: F401 (fixture)
 from test_page_a11y import assert_no_axe_violation
-from test_page_support import PAGE_FIXTURES, command, download, load_pair, table_rows
+from test_page_support import (PAGE_FIXTURES, command, download, load_pair, real_size_files,
+                               table_rows)
 
 A, B = PAGE_FIXTURES / "licensed-questions.jsonl", PAGE_FIXTURES / "licensed-pages.jsonl"
 LICENCE = ("Licensed under the Creative Commons Attribution Share Alike licence, version four "
            "point zero")
+#: (#45) the passage listed: the whole run of text A's rows share with B, not a window of it
+LICENCE_RUN = LICENCE + ", international"
 
 
 def review_rows(page):
@@ -33,7 +36,7 @@ def test_a_licence_line_is_seen_first_shown_and_left_out_as_the_command_does(
     assert page.inner_text("#flagged-figure") == "100.0%"          # the licence, everywhere
     page.click("#review-summary")
     listed = review_rows(page)
-    assert listed[0] == [LICENCE, "6", "8"]        # the most rows of A first
+    assert listed[0] == [LICENCE_RUN, "6", "8"]        # the most rows of A first
     assert any(row[0].startswith("The committee met") and row[1:] == ["1", "1"]
                for row in listed)                                   # the leak: one row
     assert_no_axe_violation(page)
@@ -48,10 +51,10 @@ def test_a_licence_line_is_seen_first_shown_and_left_out_as_the_command_does(
     page.wait_for_function("document.body.dataset.busy === '0'")
     assert page.inner_text("#flagged-figure") == "16.7%"            # the leak alone
     assert page.input_value("#rows-show") == "checkable"            # the old rows' filter goes
-    assert page.inner_text("#left-out-list").startswith(LICENCE)
-    assert f"--leave-out-text '{LICENCE}'" in page.inner_text("#command-line")
-    assert parse_qs(urlparse(page.url).query)["leave_out"] == [LICENCE]
-    _, csv_bytes, rows_bytes = command([A.name, B.name, "--leave-out-text", LICENCE], tmp_path)
+    assert page.inner_text("#left-out-list").startswith(LICENCE_RUN)
+    assert f"--leave-out-text '{LICENCE_RUN}'" in page.inner_text("#command-line")
+    assert parse_qs(urlparse(page.url).query)["leave_out"] == [LICENCE_RUN]
+    _, csv_bytes, rows_bytes = command([A.name, B.name, "--leave-out-text", LICENCE_RUN], tmp_path)
     assert download(page, "#download-csv", tmp_path)[1] == csv_bytes
     assert download(page, "#download-rows-csv", tmp_path)[1] == rows_bytes
     assert "Left out as asked: 1 passage, found in 6 rows of A." in \
@@ -77,5 +80,47 @@ def test_a_link_with_a_passage_left_out_opens_with_it_left_out(site):
     assert page.inner_text("#flagged-figure") == "16.7%"
     page.click("#review-summary")
     assert page.inner_text("#left-out-list").startswith(LICENCE)
+    assert not watch.problems(page)
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_review_lists_distinct_passages_and_pages_past_ten(site, width):
+    """(#45) On a 1,200-row multiple-choice set with 120 questions leaked into two
+    training files: each entry is a different text (no two share an n-token window:
+    the windows of one sentence are one passage), and the list pages past ten."""
+    files = real_size_files()
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    load_pair(page, ("mc_dev.jsonl", files["mc_dev.jsonl"]),
+              [(name, files[name]) for name in ("train_web.jsonl", "train_books.jsonl")])
+    page.wait_for_function("document.body.dataset.reviewed === '120'")
+    page.click("#review-summary")
+
+    def shown():
+        return page.eval_on_selector("#review-table tbody", """body => [...body.rows]
+            .filter((row) => !row.hidden).map((row) => row.cells[0].innerText.trim())""")
+
+    first = shown()
+    assert len(first) == 10
+    assert page.inner_text("#review-status").startswith("The 120 passages of A found in file B")
+    page.click("#review-more")
+    listed = shown()
+    assert len(listed) == 20 and listed[:10] == first
+    assert page.evaluate("""() => document.activeElement.closest('tr')
+        === document.querySelector('#review-table tbody').rows[10]""")
+    windows = [{tuple(text.split()[i:i + 13]) for i in range(len(text.split()) - 12)}
+               for text in listed]
+    assert all(windows)
+    for i, one in enumerate(windows):            # pairwise: no window shared
+        for other in windows[i + 1:]:
+            assert not one & other
+    for _ in range(11):
+        if page.is_hidden("#review-more"):
+            break
+        page.click("#review-more")
+    assert len(shown()) == 120 and page.is_hidden("#review-more")
+    assert_no_axe_violation(page)
     assert not watch.problems(page)
     context.close()
