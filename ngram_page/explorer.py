@@ -186,7 +186,9 @@ class Explorer:
             match = result.matches[self.rows[position]]
             is_flagged = flagged(match)
             rows.append([position, is_flagged, self._cells(match, is_flagged, several)])
-        fill_rows(el("rows-table").tBodies.item(0), rows)
+        labels = ["Row", "Tokens", "Dirty", "Span", "Windows", "Best B row",
+                  *(["B file"] if several else []), "Status", "Dirty under"]
+        fill_rows(el("rows-table").tBodies.item(0), rows, labels)
         table = el("rows-table")
         table.setAttribute("aria-rowcount", str(total + 1))
         pages = max(1, -(-total // PAGE_ROWS))

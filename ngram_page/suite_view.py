@@ -22,9 +22,13 @@ from ngram_core.method.settings import Settings
 from ngram_core.report.summary import percent
 from ngram_core.table import ReadOptions
 
-from .dom import create, el, found, mark, set_text
+from .dom import append_breakable, create, el, found, mark, set_text
 from .text import too_big
 from .verdict import show_progress
+
+
+#: The table's columns after the test set's name (index.html's headings).
+COLUMNS = ("Rows", "Checkable", "Flagged", "Share", "Contained", "Rows of B holding them")
 
 
 class SuiteRow(NamedTuple):
@@ -268,23 +272,28 @@ class SuiteView:
         for position in range(len(self.evals) if self.rows else 0):
             line = body.insertRow()
             if position in self.refused:     # named, with why, in place of its figures
-                line.insertCell().append(create("span", self.evals[position][0],
-                                                file_text=True))
+                name = create("span", file_text=True)
+                append_breakable(name, self.evals[position][0])
+                line.insertCell().append(name)
                 why = line.insertCell()
                 why.colSpan = 6
                 why.className = "refused"
+                why.dataset.label = "Checked"
                 why.textContent = f"Refused, not checked: {self.refused[position]}"
                 continue
             row = checked[position]
             cell = line.insertCell()
-            button = create("button", row.name, file_text=True)
+            button = create("button", file_text=True)
+            append_breakable(button, row.name)
             button.type = "button"
             button.dataset.eval = str(position)
             button.setAttribute("aria-pressed", "true" if position == self.current else "false")
             cell.append(button)
-            for value in (f"{row.rows:,}", f"{row.checkable:,}", f"{row.flagged:,}",
-                          percent(row.share), f"{row.contained:,}",
-                          holding_text(row.holding, self.b_names)):
+            for label, value in zip(COLUMNS, (f"{row.rows:,}", f"{row.checkable:,}",
+                                              f"{row.flagged:,}", percent(row.share),
+                                              f"{row.contained:,}",
+                                              holding_text(row.holding, self.b_names))):
                 number = line.insertCell()
                 number.textContent = value
                 number.className = "num"
+                number.dataset.label = label     # the cards a phone shows name each value
