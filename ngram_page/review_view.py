@@ -41,6 +41,9 @@ class ReviewView:
         self.windows: list[SharedWindow] = []
         self.left_out: tuple[str, ...] = ()
         self.shown = 0                   # passages shown (the first SHOWN, then more)
+        #: where the focus goes once the list is drawn again after Leave out / Put back
+        #: (the button that was pressed is gone): ("put-back" | "leave", the passage)
+        self.focus_after: tuple[str, str] | None = None
 
     async def draw(self, result, runner) -> None:
         """The list for a new result (computed in steps: a big file stays responsive)."""
@@ -66,7 +69,32 @@ class ReviewView:
         self.shown = min(SHOWN, len(self.windows))
         self.say_shown()
         self.draw_left_out()
+        self.refocus()
         mark("reviewed", str(len(self.windows)))
+
+    def refocus(self) -> None:
+        """After Leave out, the focus on the passage's Put back; after Put back, on its
+        Leave out in the list again (else the list's title): never the page's body."""
+        if self.focus_after is None:
+            return
+        kind, text = self.focus_after
+        self.focus_after = None
+        target = None
+        if kind == "put-back" and text in self.left_out:
+            target = el("left-out-list").querySelector(
+                f'button[data-put-back="{self.left_out.index(text)}"]')
+        elif kind == "leave":
+            texts = [window.text for window in self.windows]
+            if text in texts:
+                k = texts.index(text)
+                if k >= self.shown:
+                    self.shown = min(len(self.windows), k + 1)
+                    body = el("review-table").tBodies.item(0)
+                    for i in range(self.shown):
+                        body.rows.item(i).hidden = False
+                    self.say_shown()
+                target = el("review-table").querySelector(f'button[data-leave="{k}"]')
+        (target if target is not None and found(target) else el("review-summary")).focus()
 
     def say_shown(self) -> None:
         shared, shown = len(self.windows), self.shown
@@ -119,6 +147,8 @@ class ReviewView:
             window = self.windows[int(show)]
             self.on_show(set(window.a_rows), window.text)
         elif leave is not None and int(leave) < len(self.windows):
+            self.focus_after = ("put-back", self.windows[int(leave)].text)
             self.on_leave(self.windows[int(leave)].text)
         elif put_back is not None and int(put_back) < len(self.left_out):
+            self.focus_after = ("leave", self.left_out[int(put_back)])
             self.on_put_back(self.left_out[int(put_back)])
