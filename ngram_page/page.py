@@ -23,6 +23,7 @@ from ngram_core import CheckCache, InputError, check_steps
 
 from ngram_core.argv import command_line
 from ngram_core.method.match import CHECKABLE, contained_a_chars
+from ngram_core.report.export import rows_csv_text
 
 from . import controls, counts, panes
 from .dom import bring_into_view, el, js, mark, set_text, wasm_bytes
@@ -33,12 +34,19 @@ from .review_view import ReviewView
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
 from .suite_view import SuiteView
-from .text import change_line, linked_files_sentence
+from .text import change_line, linked_files_sentence, other_files, rows_moved
 from .urlstate import (ViewLink, asked_choice, build_query, files_fragment, link_controls,
                        linked_files, linked_view, parse_query)
 from .verdict import Verdict, copy_text, show_progress
 
 OTHER = {"a": "b", "b": "a"}
+
+
+def plain_rows_csv(result) -> str:
+    """A result's rows CSV without the published definitions' columns (the report
+    adds them later): what a change of the controls is compared by."""
+    return rows_csv_text(result.matches, result.a_rows, result.b_id, result.settings.threshold,
+                         result.b_files)
 
 
 def refused(key: str, names: list[str], message: str = "") -> str:
@@ -61,6 +69,7 @@ class Page:
         self.report = Reporting(self.runner)   # definitions, scores, the clean split
         self.result = None           # the last valid CheckResult
         self.checked_files: tuple = ()   # the files it was checked from (names, data)
+        self.link_files: tuple = ()      # the files the link's first result was checked from
         self.shown: Shown | None = None
         self.cache = CheckCache()    # tokens and index kept between checks
         self.selected = None         # the explorer's position of the row shown, or None
@@ -86,8 +95,8 @@ class Page:
     def ask_for_linked_files(self) -> None:
         """Opened from a link that names its files, without them: no result (the worked
         example's figure would read as the link's), the files asked for by name."""
-        for slot in self.slots.values():
-            slot.clear(needed=True)
+        for key, slot in self.slots.items():
+            slot.clear(needed=True, linked=self.linked.get(key))
         self.verdict.ask(linked_files_sentence(self.linked))
         mark("asked", "files")
 
@@ -186,6 +195,10 @@ class Page:
             slot.show_error("No test set picked could be read. Choose other files.")
             self.refuse("a", [name for name, _ in named])
             return False
+        wanted = (self.linked.get("a") or [""])[0] if self.pending_view is not None else ""
+        names = [name for name, _ in named]
+        if wanted in names and names.index(wanted) not in suite.refused:
+            suite.current = names.index(wanted)   # the link's test set, whatever the order
         slot.listing = suite.slot_lines
         if refusals:
             self.stale(True, suite.refused_sentence())
@@ -267,6 +280,8 @@ class Page:
 
     def recompute(self) -> None:
         read = controls.read_settings()
+        if read is None:
+            self.say_change("")          # no change was made: the value is refused
         if read is None or not self.checkable():
             self.stale(True, "a setting is out of range (it says so below)" if read is None
                        else "both files are needed")
@@ -321,10 +336,14 @@ class Page:
         before = self.result if files == self.checked_files else None
         self.checked_files = files
         self.result = result
-        change = "" if before is None else change_line(
-            (before.settings, before.summary), (result.settings, result.summary))
-        set_text("change-line", change)
-        el("change-line").hidden = not change
+        if before is not None:
+            change = change_line((before.settings, before.summary),
+                                 (result.settings, result.summary),
+                                 rows_moved(plain_rows_csv(before), plain_rows_csv(result)))
+            if change:                   # else the same settings ran again: the line stays
+                self.say_change(change)
+        else:
+            self.say_change("")          # new files: nothing to compare
         choice = a.choice
         self.shown = Shown(a.names[0], b.names, read.threshold_text, a.example and b.example,
                            a.files[0], (choice.id_field or "") if choice.id_chosen else None)
@@ -352,6 +371,13 @@ class Page:
         await self.report.compute(result, self.shown, self.runs, self.explorer.definitions_ready)
         if self.suite.active:
             await self.suite.compute(runner, b, settings)
+
+    def say_change(self, change: str) -> None:
+        """What the last change of the controls moved, beside the figure and in the bar
+        (in view wherever the control is), held until the next change."""
+        for element_id in ("change-line", "bar-change"):
+            set_text(element_id, change)
+            el(element_id).hidden = not change
 
     def write_link(self, read) -> None:
         """Put the settings and chosen fields in the page's URL, for sharing."""
@@ -397,7 +423,19 @@ class Page:
         view = self.pending_view if not self.shown.example else None
         if view is not None:                     # a link's view, once its files are here
             self.pending_view = None
-            self.explorer.apply_link(view.show, view.sort, view.search)
+            other = other_files(self.linked, {key: list(slot.names) for key, slot
+                                              in self.slots.items()},
+                                self.suite.names_shown_first() if self.suite.active else None)
+            self.link_files = self.checked_files
+            set_text("link-notice", other)
+            el("link-notice").hidden = not other
+            if other:
+                self.say_change(other)           # in the bar too, wherever the files were picked
+                view = None                      # its view is about the link's own files
+            else:
+                self.explorer.apply_link(view.show, view.sort, view.search)
+        elif not el("link-notice").hidden and self.checked_files != self.link_files:
+            el("link-notice").hidden = True      # other files picked since: said no more
         self.explorer.show(result)
         for button in ("download-csv", "download-rows-csv"):
             el(button).disabled = False

@@ -26,7 +26,7 @@ from ngram_core.table import TEXT_ROWS, Row, Table
 from .dom import create, el, fill_options, set_text
 from .runner import collection_paused
 from .text import (array_label, field_label, fields_summary, file_line, format_label,
-                   human_size, id_label, needs_file, too_big)
+                   human_size, id_label, linked_file, needs_file, too_big)
 from .urlstate import FieldChoice, applicable
 
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
@@ -252,8 +252,9 @@ class Slot:
         undetected = [f"{f.undetected}." for f in self.files if f.undetected]
         self.show_error("" if self.choice.text_fields or not undetected else " ".join(undetected))
 
-    def clear(self, needed: bool) -> None:
-        """Empty the slot (the worked example leaves once the other slot holds a file)."""
+    def clear(self, needed: bool, linked: list[str] | None = None) -> None:
+        """Empty the slot (the worked example leaves once the other slot holds a file;
+        ``linked``: the files a link names, asked for by name)."""
         self.files, self.example, self.needed = [], False, needed
         self.version += 1
         self.rows, self.rows_key, self.row_files, self.counted = None, None, None, None
@@ -270,7 +271,8 @@ class Slot:
         for part in ("text-field", "id-field"):
             el(f"{key}-{part}").replaceChildren()
             el(f"{key}-{part}").disabled = True
-        set_text(f"{key}-needed", needs_file(key) if needed else "")
+        set_text(f"{key}-needed", (linked_file(key, linked) if linked else needs_file(key))
+                 if needed else "")
         el(f"{key}-needed").hidden = not needed
 
     def show_name(self) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from browser import open_page, runs, site, wait_for_run  # noqa: F401 (fixture)
 from test_page_a11y import assert_no_axe_violation
-from test_page_support import put, real_size_files
+from test_page_support import counted, put, real_size_files
 
 #: Elements past the window's sides, and table cells whose text is cut (wider than
 #: the cell, or a cell wider than its table's box), at most 20 of each.
@@ -45,6 +45,7 @@ def test_every_table_fits_a_phone_with_real_size_files(site):
     page.wait_for_function("document.body.dataset.suite === '3'"
                            " && document.body.dataset.busy === '0'")
     assert page.inner_text("#rows-count").startswith("Rows 1\u201350 of 1,200")
+    assert counted(page)["Rows checkable"] == "1,200"       # as every other count: 1,200
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     scroll_width, overflows = page.evaluate(OVERFLOWS)
     assert overflows == [], "\n".join(overflows)

@@ -11,6 +11,7 @@ import pytest
 
 from browser import open_page, runs, site, wait_for_run  # noqa: F401 (fixture)
 from test_page_a11y import assert_no_axe_violation
+from ngram_page.text import shorten
 from test_page_support import (PAGE_FIXTURES, command, download, load_pair, real_size_files,
                                table_rows)
 
@@ -122,5 +123,101 @@ def test_the_review_lists_distinct_passages_and_pages_past_ten(site, width):
         page.click("#review-more")
     assert len(shown()) == 120 and page.is_hidden("#review-more")
     assert_no_axe_violation(page)
+    assert not watch.problems(page)
+    context.close()
+
+
+IN_VIEW = """() => { const shown = (id) => { const e = document.getElementById(id);
+    if (!e || e.closest('[hidden]')) return null; const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight ? e.innerText : null; };
+  return shown('bar-change') || shown('change-line'); }"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_change_is_told_in_view_and_nothing_changed_only_for_equal_bytes(
+        site, width, tmp_path):
+    """(#45) After each change of a control, made where the control is (the verdict
+    out of view), what moved is in view; "nothing changed" exactly when the rows CSV's
+    bytes are equal (a passage left out that keeps every flag still moves a row's
+    dirty share); a threshold typed in several runs, then left, keeps its line."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812},
+                                  accept_downloads=True)
+    page, watch = open_page(context, base)
+    load_pair(page, A, B)
+    page.click("#review-summary")
+    before_bytes = download(page, "#download-rows-csv", tmp_path)[1]
+    saw = []
+
+    def changed(action):
+        nonlocal before_bytes
+        before = runs(page)
+        action()
+        wait_for_run(page, before)
+        page.wait_for_function("document.body.dataset.busy === '0'")
+        line = page.evaluate(IN_VIEW)
+        assert line, "the change line is not in view"
+        after_bytes = download(page, "#download-rows-csv", tmp_path)[1]
+        assert ("nothing changed" in line) == (after_bytes == before_bytes), line
+        before_bytes = after_bytes
+        saw.append(line)
+        return line
+
+    page.eval_on_selector("#threshold", "e => e.scrollIntoView({block: 'center'})")
+    line = changed(lambda: (page.fill("#threshold", "1"), page.keyboard.press("Tab")))
+    assert line.startswith("threshold 0% → 1%: nothing changed")
+    # the leak left out: the row stays flagged (the licence), its dirty share falls
+    leak = page.eval_on_selector("#review-table tbody", """body => [...body.rows].findIndex(
+        (row) => row.cells[0].innerText.includes('The committee met'))""")
+    assert leak > 0
+    line = changed(lambda: page.click(
+        f"#review-table tbody tr:nth-child({leak + 1}) button[data-leave]"))
+    assert line.startswith("passages left out 0 → 1: rows flagged unchanged (100.0%); "
+                           "dirty tokens ") and line.endswith("the figures of 1 row changed.")
+    # a threshold typed a key at a time, each a run, then left (a run more, nothing moved)
+    page.eval_on_selector("#threshold", "e => e.scrollIntoView({block: 'center'})")
+    page.click("#threshold", click_count=3)
+    for key in "25":                               # the focus stays in the field
+        before = runs(page)
+        page.keyboard.type(key)
+        wait_for_run(page, before)
+        page.wait_for_function("document.body.dataset.busy === '0'")
+        typed = page.evaluate(IN_VIEW)
+        assert typed and typed.startswith(f"threshold {'1% → 2%' if key == '2' else '2% → 25%'}")
+    before = runs(page)
+    page.keyboard.press("Tab")                     # the change event: the same settings again
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    assert page.evaluate(IN_VIEW) == typed         # held, not hidden
+    # a value out of range: no line from before beside its message
+    page.fill("#n", "3")
+    page.wait_for_function("document.body.dataset.stale === '1'")
+    assert page.is_hidden("#change-line") and page.is_hidden("#bar-change")
+    assert not watch.problems(page)
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_after_leave_out_and_put_back_the_focus_stays_on_the_passage(site, width):
+    """(#45) The button pressed is gone once the list is drawn again: after Leave out the
+    focus is on the passage's Put back, after Put back on its Leave out again, never
+    on the page's body."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    load_pair(page, A, B)
+    page.click("#review-summary")
+    before = runs(page)
+    page.focus("#review-table tbody tr:first-child button[data-leave]")
+    page.keyboard.press("Enter")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    label = "document.activeElement.getAttribute('aria-label')"
+    assert page.evaluate(label) == f"Put back: {shorten(LICENCE_RUN, 60)}"
+    before = runs(page)
+    page.keyboard.press("Enter")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    assert page.evaluate(label) == f"Leave out: {shorten(LICENCE_RUN, 60)}"
     assert not watch.problems(page)
     context.close()
