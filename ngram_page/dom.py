@@ -85,12 +85,20 @@ def fill_options(select, values: list, labels: list, chosen: list, blank_label=N
                         to_js(chosen), blank_label)
 
 
-def fill_rows(body, rows: list) -> None:
+def fill_rows(body, rows: list, labels: list[str] | None = None) -> None:
     """Replace a table body with ``rows`` in one call (boot.js's ``ngramFillRows``):
-    each ``[position, flagged, [[text, kind], ...]]``, every text set as text."""
+    each ``[position, flagged, [[text, kind], ...]]``, every text set as text;
+    ``labels``: each column's name, kept on its cells (``data-label``) for the
+    cards a phone shows."""
     shown = [[position, flagged, [[visible(text), kind] for text, kind in cells]]
              for position, flagged, cells in rows]
-    js.ngramFillRows(body, to_js(shown))
+    js.ngramFillRows(body, to_js(shown), to_js(labels or []))
+
+
+def append_breakable(element, text: str) -> None:
+    """Append a name from a file to ``element`` as text, breakable after each path
+    separator, underscore, dot or hyphen (boot.js's ``ngramAppendBreakable``)."""
+    js.ngramAppendBreakable(element, visible(text))
 
 
 def fill_table(table_id: str, lines, numeric_from: int = 1) -> None:

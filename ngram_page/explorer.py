@@ -186,7 +186,9 @@ class Explorer:
             match = result.matches[self.rows[position]]
             is_flagged = flagged(match)
             rows.append([position, is_flagged, self._cells(match, is_flagged, several)])
-        fill_rows(el("rows-table").tBodies.item(0), rows)
+        labels = ["Row", "Tokens", "Dirty", "Span", "Windows", "Best B row",
+                  *(["B file"] if several else []), "Status", "Dirty under"]
+        fill_rows(el("rows-table").tBodies.item(0), rows, labels)
         table = el("rows-table")
         table.setAttribute("aria-rowcount", str(total + 1))
         pages = max(1, -(-total // PAGE_ROWS))
@@ -278,6 +280,10 @@ class Explorer:
             self._roving()
         if focus:
             cell = self._cell(position, self.column)
+            if cell is not None and not cell.getClientRects().length:   # a hidden column
+                self.column = last_shown(cell.parentElement)
+                self._roving()
+                cell = self._cell(position, self.column)
             if cell is not None:
                 cell.focus()
         self.on_select(position, by_person)
@@ -310,7 +316,7 @@ class Explorer:
             self.position, self.column = int(row.dataset.position), int(cell.cellIndex)
         position, column = self.position, self.column
         row_cells = self._cell(position, 0)
-        last_column = row_cells.parentElement.cells.length - 1 if row_cells is not None else 0
+        last_column = last_shown(row_cells.parentElement) if row_cells is not None else 0
         page_start, page_end = page_bounds(len(self.rows), self.page, PAGE_ROWS)
         moves = {
             "ArrowDown": (position + 1, column), "ArrowUp": (position - 1, column),
@@ -333,6 +339,17 @@ class Explorer:
         cell = self._cell(self.position, self.column)
         if cell is not None:
             cell.focus()
+
+
+def last_shown(row) -> int:
+    """The last cell of a row that is shown (a column hidden, as "Dirty under" until
+    asked for, cannot take the focus): End goes there, so the focus and the panes
+    stay on the same row."""
+    cells = row.cells
+    for i in range(cells.length - 1, 0, -1):
+        if cells.item(i).getClientRects().length:
+            return i
+    return 0
 
 
 def view_title(view: RowView) -> str:

@@ -23,6 +23,7 @@ from ngram_core import CheckCache, InputError, check_steps
 
 from ngram_core.argv import command_line
 from ngram_core.method.match import CHECKABLE, contained_a_chars
+from ngram_core.report.export import rows_csv_text
 
 from . import controls, counts, panes
 from .dom import bring_into_view, el, js, mark, set_text, wasm_bytes
@@ -33,12 +34,19 @@ from .review_view import ReviewView
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
 from .suite_view import SuiteView
-from .text import change_line, linked_files_sentence
+from .text import change_line, linked_files_sentence, other_files, rows_moved
 from .urlstate import (ViewLink, asked_choice, build_query, files_fragment, link_controls,
                        linked_files, linked_view, parse_query)
 from .verdict import Verdict, copy_text, show_progress
 
 OTHER = {"a": "b", "b": "a"}
+
+
+def plain_rows_csv(result) -> str:
+    """A result's rows CSV without the published definitions' columns (the report
+    adds them later): what a change of the controls is compared by."""
+    return rows_csv_text(result.matches, result.a_rows, result.b_id, result.settings.threshold,
+                         result.b_files)
 
 
 def refused(key: str, names: list[str], message: str = "") -> str:
@@ -61,6 +69,7 @@ class Page:
         self.report = Reporting(self.runner)   # definitions, scores, the clean split
         self.result = None           # the last valid CheckResult
         self.checked_files: tuple = ()   # the files it was checked from (names, data)
+        self.link_files: tuple = ()      # the files the link's first result was checked from
         self.shown: Shown | None = None
         self.cache = CheckCache()    # tokens and index kept between checks
         self.selected = None         # the explorer's position of the row shown, or None
@@ -86,8 +95,8 @@ class Page:
     def ask_for_linked_files(self) -> None:
         """Opened from a link that names its files, without them: no result (the worked
         example's figure would read as the link's), the files asked for by name."""
-        for slot in self.slots.values():
-            slot.clear(needed=True)
+        for key, slot in self.slots.items():
+            slot.clear(needed=True, linked=self.linked.get(key))
         self.verdict.ask(linked_files_sentence(self.linked))
         mark("asked", "files")
 
@@ -100,8 +109,9 @@ class Page:
         is brought into view where the person picked them."""
         slot = self.slots[key]
         set_text(f"{key}-name", "Refused: " + ", ".join(names))
+        slot.clear_details()
         self.stale(True, refused(key, names, slot.error or ""))
-        bring_into_view(f"{key}-error", "center")
+        bring_into_view(f"slot-{key}-title", "start")   # its name, under no bar, to its message
 
     def loaded(self) -> None:
         """A slot finished reading (or refusing) files: the tests wait on this."""
@@ -138,27 +148,62 @@ class Page:
         files = picked_files(key)
         if not files:
             return
+        if key == "a":
+            el("a-refused").hidden = True    # a new pick: what was refused before is gone
         named = None
+        over = {i: int(file.size) for i, file in enumerate(files) if int(file.size) > MAX_BYTES}
+        several_a = key == "a" and len(files) > 1
         try:
-            for file in files:
-                if int(file.size) > MAX_BYTES:   # nothing is read of any of them
-                    slot.show_refused(str(file.name), int(file.size))
-                    self.refuse(key, [str(f.name) for f in files])
-                    return
-            named = [(str(file.name), await read_file(file)) for file in files]
+            if over and not several_a:   # nothing is read of any of them
+                slot.show_refused([(str(files[i].name), size) for i, size in over.items()],
+                                  len(files) - len(over))
+                self.refuse(key, [str(files[i].name) for i in over])
+                return
+            named = [(str(file.name), b"" if i in over else await read_file(file))
+                     for i, file in enumerate(files)]
         finally:
             el(f"file-{key}").value = ""     # the same file picked again is read again
             if named is None:
                 self.loaded()
         if key == "a":                   # several test sets: a table of them, the first shown
-            if len(named) > 1:
-                self.suite.set(named)
+            if several_a:
+                if not await self.pick_test_sets(named, over):
+                    self.loaded()
+                    return
+                named = [named[self.suite.current]]
             else:
                 self.suite.clear()
-            named = named[:1]
+                self.slots["a"].listing = None
         if await self.load_bytes(key, named):
             self.recompute()             # a new file: no need to wait for more typing
         self.loaded()
+
+    async def pick_test_sets(self, named: list, over: dict[int, int]) -> bool:
+        """Several test sets picked in slot A: each is read as the command reads it,
+        those that cannot be are named as refused in the slot (and beside the verdict,
+        once a result is shown); False when every one is refused."""
+        suite, slot = self.suite, self.slots["a"]
+        self.runner.cancel()
+        suite.set(named, over, MAX_BYTES)
+        shown = await suite.vet(self.runner)
+        refusals = suite.refusals()
+        set_text("a-refused", " ".join(f"Refused, not checked: {why}" for _, why in refusals))
+        el("a-refused").hidden = not refusals
+        if shown is None:
+            suite.clear()
+            slot.listing = None
+            slot.show_error("No test set picked could be read. Choose other files.")
+            self.refuse("a", [name for name, _ in named])
+            return False
+        wanted = (self.linked.get("a") or [""])[0] if self.pending_view is not None else ""
+        names = [name for name, _ in named]
+        if wanted in names and names.index(wanted) not in suite.refused:
+            suite.current = names.index(wanted)   # the link's test set, whatever the order
+        slot.listing = suite.slot_lines
+        if refusals:
+            self.stale(True, suite.refused_sentence())
+            bring_into_view("slot-a-title", "start")
+        return True
 
     def eval_picked(self, position: int) -> None:
         """A test set was picked in the table of several: the page shows its check."""
@@ -235,6 +280,8 @@ class Page:
 
     def recompute(self) -> None:
         read = controls.read_settings()
+        if read is None:
+            self.say_change("")          # no change was made: the value is refused
         if read is None or not self.checkable():
             self.stale(True, "a setting is out of range (it says so below)" if read is None
                        else "both files are needed")
@@ -289,10 +336,14 @@ class Page:
         before = self.result if files == self.checked_files else None
         self.checked_files = files
         self.result = result
-        change = "" if before is None else change_line(
-            (before.settings, before.summary), (result.settings, result.summary))
-        set_text("change-line", change)
-        el("change-line").hidden = not change
+        if before is not None:
+            change = change_line((before.settings, before.summary),
+                                 (result.settings, result.summary),
+                                 rows_moved(plain_rows_csv(before), plain_rows_csv(result)))
+            if change:                   # else the same settings ran again: the line stays
+                self.say_change(change)
+        else:
+            self.say_change("")          # new files: nothing to compare
         choice = a.choice
         self.shown = Shown(a.names[0], b.names, read.threshold_text, a.example and b.example,
                            a.files[0], (choice.id_field or "") if choice.id_chosen else None)
@@ -310,6 +361,9 @@ class Page:
             await b.fill_field_lists(runner)     # B's chosen fields follow A's
         computed = time.perf_counter()
         await self.draw_result()
+        suite_refused = self.suite.refused_sentence() if self.suite.active else ""
+        if suite_refused:                # a test set refused: the result is not all of them
+            self.stale(True, suite_refused)
         done = time.perf_counter()
         await runner.breathe("drawing")
         runner.report(started, computed, done)
@@ -317,6 +371,13 @@ class Page:
         await self.report.compute(result, self.shown, self.runs, self.explorer.definitions_ready)
         if self.suite.active:
             await self.suite.compute(runner, b, settings)
+
+    def say_change(self, change: str) -> None:
+        """What the last change of the controls moved, beside the figure and in the bar
+        (in view wherever the control is), held until the next change."""
+        for element_id in ("change-line", "bar-change"):
+            set_text(element_id, change)
+            el(element_id).hidden = not change
 
     def write_link(self, read) -> None:
         """Put the settings and chosen fields in the page's URL, for sharing."""
@@ -362,7 +423,19 @@ class Page:
         view = self.pending_view if not self.shown.example else None
         if view is not None:                     # a link's view, once its files are here
             self.pending_view = None
-            self.explorer.apply_link(view.show, view.sort, view.search)
+            other = other_files(self.linked, {key: list(slot.names) for key, slot
+                                              in self.slots.items()},
+                                self.suite.names_shown_first() if self.suite.active else None)
+            self.link_files = self.checked_files
+            set_text("link-notice", other)
+            el("link-notice").hidden = not other
+            if other:
+                self.say_change(other)           # in the bar too, wherever the files were picked
+                view = None                      # its view is about the link's own files
+            else:
+                self.explorer.apply_link(view.show, view.sort, view.search)
+        elif not el("link-notice").hidden and self.checked_files != self.link_files:
+            el("link-notice").hidden = True      # other files picked since: said no more
         self.explorer.show(result)
         for button in ("download-csv", "download-rows-csv"):
             el(button).disabled = False

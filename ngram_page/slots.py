@@ -26,7 +26,7 @@ from ngram_core.table import TEXT_ROWS, Reading, Row, Table
 from .dom import create, el, fill_options, set_text
 from .runner import collection_paused
 from .text import (array_label, field_label, fields_summary, file_line, format_label,
-                   human_size, id_label, needs_file, too_big)
+                   human_size, id_label, linked_file, needs_file, too_big)
 from .urlstate import FieldChoice, applicable
 
 MAX_BYTES = 2_000_000          # 2 MB per file, stated on the page
@@ -108,6 +108,9 @@ class Slot:
         self.error = ""
         self.needed = False              # the other slot holds the person's own file
         self.like: list | None = None    # slot B: A's detected text fields, read alike
+        #: slot A holding several test sets: its list of every one, given the shown
+        #: file's line (None: the slot lists its own files)
+        self.listing = None
 
     # --- state -------------------------------------------------------------------
 
@@ -254,8 +257,9 @@ class Slot:
         undetected = [f"{f.undetected}." for f in self.files if f.undetected]
         self.show_error("" if self.choice.text_fields or not undetected else " ".join(undetected))
 
-    def clear(self, needed: bool) -> None:
-        """Empty the slot (the worked example leaves once the other slot holds a file)."""
+    def clear(self, needed: bool, linked: list[str] | None = None) -> None:
+        """Empty the slot (the worked example leaves once the other slot holds a file;
+        ``linked``: the files a link names, asked for by name)."""
         self.files, self.example, self.needed = [], False, needed
         self.version += 1
         self.rows, self.rows_key, self.row_files, self.counted = None, None, None, None
@@ -272,7 +276,8 @@ class Slot:
         for part in ("text-field", "id-field"):
             el(f"{key}-{part}").replaceChildren()
             el(f"{key}-{part}").disabled = True
-        set_text(f"{key}-needed", needs_file(key) if needed else "")
+        set_text(f"{key}-needed", (linked_file(key, linked) if linked else needs_file(key))
+                 if needed else "")
         el(f"{key}-needed").hidden = not needed
 
     def show_name(self) -> None:
@@ -282,8 +287,28 @@ class Slot:
             set_text(f"{self.key}-name",
                      files[0].name if len(files) == 1 else f"{len(files)} files")
 
-    def show_refused(self, name: str, size: int) -> None:
-        self.show_error(too_big(name, size, MAX_BYTES))
+    def show_refused(self, refused: list[tuple[str, int]], others: int = 0) -> None:
+        """Files over the bound: each named with its size; ``others``: files picked
+        with them, not read since the slot reads its files as one."""
+        message = " ".join(too_big(name, size, MAX_BYTES) for name, size in refused)
+        if others:
+            message += (f" The {others:,} other {'file' if others == 1 else 'files'} picked "
+                        f"with {'it' if len(refused) == 1 else 'them'} "
+                        f"{'was' if others == 1 else 'were'} not read: file B is read as one.")
+        self.show_error(message)
+
+    def clear_details(self) -> None:
+        """A pick refused: the slot no longer shows the details of the files it held
+        (its last valid result is kept, out of date, above)."""
+        key = self.key
+        for part in ("size", "format", "rows", "tokens", "short"):
+            set_text(f"{key}-{part}", "\u2013")
+        for part in ("files", "notes"):
+            el(f"{key}-{part}").replaceChildren()
+            el(f"{key}-{part}").hidden = True
+        set_text(f"{key}-warning", "")
+        for part in ("records-box", "dialect-box", "text-rows-box", "fields-box"):
+            el(f"{key}-{part}").hidden = True
 
     # --- showing what was read ----------------------------------------------------------
 
@@ -292,6 +317,7 @@ class Slot:
         was read (with the controls to change it) and the field lists."""
         key, files = self.key, self.files
         el(f"{key}-needed").hidden = True
+        el(f"{key}-fields-box").hidden = False
         several = len(files) > 1
         self.show_name()
         set_text(f"{key}-size", human_size(sum(len(f.data) for f in files)))
@@ -314,13 +340,14 @@ class Slot:
         key, files, counted = self.key, self.files, self.counted
         listing = el(f"{key}-files")
         listing.replaceChildren()
-        for i, f in enumerate(files):
-            c = counted[i] if counted else None
-            listing.append(create("li", file_line(f.name, len(f.data), f.table.format,
-                                                  len(f.table),
-                                                  (c.tokens, c.short, c.n) if c else None),
-                                  file_text=True))
-        listing.hidden = len(files) < 2
+        lines = [file_line(f.name, len(f.data), f.table.format, len(f.table),
+                           (c.tokens, c.short, c.n) if c else None)
+                 for f, c in zip(files, counted or [None] * len(files))]
+        if self.listing is not None and files:
+            lines = self.listing(lines[0])
+        for line in lines:
+            listing.append(create("li", line, file_text=True))
+        listing.hidden = len(lines) < 2
         if counted:
             set_text(f"{key}-tokens", f"{sum(c.tokens for c in counted):,}")
             set_text(f"{key}-short", f"{sum(c.short for c in counted):,}")

@@ -137,6 +137,16 @@ def needs_file(key: str) -> str:
             f"checked against the worked example.")
 
 
+def linked_file(key: str, names: list[str]) -> str:
+    """What a slot says when a link names its files and they are not here (no file
+    and no worked example is shown, so neither is mentioned)::
+
+        >>> linked_file("b", ["p1.jsonl", "p2.jsonl"])
+        'Pick file B as the link asks: p1.jsonl, p2.jsonl.'
+    """
+    return f"Pick file {key.upper()} as the link asks: {', '.join(names)}."
+
+
 def linked_files_sentence(linked: dict[str, list[str]]) -> str:
     """What the verdict says when a link names the files it was made with and they
     are not here: no figure, which files, and what to do::
@@ -147,6 +157,30 @@ def linked_files_sentence(linked: dict[str, list[str]]) -> str:
     parts = [f"file {key.upper()} {', '.join(names)}" for key, names in linked.items()]
     return (f"This link was made with {' and '.join(parts)}. Pick the same files below to see "
             f"its result: the link's settings are already in place.")
+
+
+def other_files(linked: dict[str, list[str]], picked: dict[str, list[str]],
+                suite_a: list[str] | None = None) -> str:
+    """What the verdict says, above the first figure of a link's check, when the files
+    picked are not the ones the link names (empty when they are, in any order;
+    ``suite_a``: every test set picked in slot A)::
+
+        >>> other_files({"a": ["csqa_dev.jsonl"]}, {"a": ["mmlu_stem_test.csv"], "b": ["t.jsonl"]})
+        "This link was made with file A csqa_dev.jsonl; you picked mmlu_stem_test.csv. The figures below are those of the files you picked, at the link's settings (its view of the rows is not applied)."
+        >>> other_files({"a": ["x", "y"], "b": ["t"]}, {"a": ["x"], "b": ["t"]}, ["y", "x"])
+        ''
+    """
+    parts = []
+    for key in ("a", "b"):
+        want = linked.get(key)
+        have = suite_a if key == "a" and suite_a else picked.get(key, [])
+        if want and sorted(want) != sorted(have):
+            parts.append(f"file {key.upper()} {', '.join(want)}; you picked {', '.join(have)}")
+    if not parts:
+        return ""
+    return (f"This link was made with {' and with '.join(parts)}. The figures below are "
+            f"those of the files you picked, at the link's settings (its view of the rows "
+            f"is not applied).")
 
 
 def excerpt(text: str, ranges: list[tuple[int, int]]):
@@ -282,10 +316,23 @@ def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None
     return line + "; file A's template matched too" if keep_template else line
 
 
-def change_line(before, after) -> str:
+def rows_moved(before_csv: str, after_csv: str) -> int:
+    """The rows whose line of the rows CSV differs between two checks of the same
+    files (a line more or fewer counts too)::
+
+        >>> rows_moved("h\\n1,a\\n2,b\\n", "h\\n1,a\\n2,c\\n"), rows_moved("h\\n1,a\\n", "h\\n1,a\\n")
+        (1, 0)
+    """
+    old, new = before_csv.splitlines(), after_csv.splitlines()
+    return sum(1 for x, y in zip(old, new) if x != y) + abs(len(old) - len(new))
+
+
+def change_line(before, after, rows_changed: int = 0) -> str:
     """What a change of the controls moved, between two checks of the same files:
-    ``before`` and ``after`` are ``(settings, summary)``. Empty when no setting and no
-    field read changed (new files: nothing to compare)::
+    ``before`` and ``after`` are ``(settings, summary)``; ``rows_changed``: the rows
+    whose line of the rows CSV differs (:func:`rows_moved`). Empty when no setting and
+    no field read changed (new files: nothing to compare). "Nothing changed" only
+    when no row's line changed, nor any figure::
 
         >>> from ngram_core.method.settings import Settings
         >>> from ngram_core.report.summary import Summary
@@ -296,6 +343,10 @@ def change_line(before, after) -> str:
         'n 13 → 8: rows flagged 2.2% → 4.3%; 28 more rows are checkable.'
         >>> change_line((Settings(), summary(26, 1193)), (Settings(threshold=10), summary(26, 1193)))
         'threshold 0% → 10%: nothing changed (2.2% of 1,193 checkable rows flagged).'
+        >>> from dataclasses import replace
+        >>> left = replace(summary(26, 1193), dirty_tokens=5)
+        >>> change_line((Settings(), summary(26, 1193)), (Settings(leave_out=("x",)), left), 7)
+        'passages left out 0 → 1: rows flagged unchanged (2.2%); dirty tokens 9 → 5; the figures of 7 rows changed.'
     """
     from ngram_core.method.tokenize import layers_label
     from ngram_core.report.summary import flagged_figure, number
@@ -333,6 +384,14 @@ def change_line(before, after) -> str:
     if more:
         effects.append(f"{abs(more):,} {'more' if more > 0 else 'fewer'} "
                        f"{'row is' if abs(more) == 1 else 'rows are'} checkable")
+    if r0.dirty_tokens != r1.dirty_tokens:
+        effects.append(f"dirty tokens {r0.dirty_tokens:,} → {r1.dirty_tokens:,}")
+    if rows_changed and not any(e.startswith(("rows flagged", "flagged rows"))
+                                for e in effects):
+        effects.insert(0, f"rows flagged unchanged ({flagged_figure(r1)})")
+    if rows_changed:
+        effects.append(f"the figures of {rows_changed:,} "
+                       f"{'row' if rows_changed == 1 else 'rows'} changed")
     if not effects:
         return (f"{', '.join(moves)}: nothing changed ({flagged_figure(r1)} of "
                 f"{r1.checkable:,} checkable rows flagged).")

@@ -62,7 +62,7 @@ class Verdict:
             element.className = f"{base} {flagged}".strip()
         set_text("headline", headline(s))
         set_text("bar-sentence", brief(s))
-        set_text("bar-read", reading_brief(*names, s))
+        set_text("bar-read", settings_first(reading_brief(*names, s), s.n))
         el("example-note").hidden = not example
         set_text("settings-line", settings_line(*names, s, result.tokenizer.description))
         set_text("layers-words", layers_words(result.settings.layers, result.settings.mode))
@@ -121,6 +121,18 @@ class Verdict:
     def command(self, line: str) -> None:
         """The command line that gives the shown result from the same files."""
         set_text("command-line", line)
+
+
+def settings_first(brief: str, n: int) -> str:
+    """The bar's line of what was read, the settings first: on a phone the line is cut
+    at the screen's edge, and the files are named in their slots (the settings are
+    nowhere else in view)::
+
+        >>> settings_first("A: t.json (q) · B: b.jsonl (text) · n = 13 · flag at any shared window · loose matching", 13)
+        'n = 13 · flag at any shared window · loose matching · A: t.json (q) · B: b.jsonl (text)'
+    """
+    files, sep, settings = brief.rpartition(f" · n = {n} · ")
+    return f"n = {n} · {settings} · {files}" if sep else brief
 
 
 def stale_sentence(why: str) -> str:

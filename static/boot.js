@@ -103,7 +103,19 @@
   // rows of 9 cells is one call into JavaScript, not 2,500. Text is set as text.
   // kind: "id" (text from a file: its own direction, whole on hover), "num",
   // "status", "defs" or "" (the cell's class).
-  window.ngramFillRows = (body, rows) => {
+  // Text from a file (an id, a file name) as text, with a line-break opportunity
+  // after each path separator, underscore, dot or hyphen, so a narrow column
+  // breaks a name at its parts, not letter by letter.
+  const appendBreakable = (element, text) => {
+    for (const part of text.split(/(?<=[\/\\_.\-])/)) {
+      element.append(document.createTextNode(part), document.createElement("wbr"));
+    }
+    element.lastChild?.remove();
+  };
+  window.ngramAppendBreakable = appendBreakable;
+
+  // labels: each column's name, shown above its value when the rows are cards (a phone)
+  window.ngramFillRows = (body, rows, labels) => {
     const fragment = document.createDocumentFragment();
     for (const [position, flagged, cells] of rows) {
       const row = document.createElement("tr");
@@ -111,22 +123,23 @@
       row.setAttribute("aria-rowindex", String(position + 2));   // the heading is row 1
       row.setAttribute("aria-selected", "false");
       if (flagged) row.className = "flagged";
-      for (const [text, kind] of cells) {
+      cells.forEach(([text, kind], column) => {
         const cell = document.createElement("td");
         cell.tabIndex = -1;
+        if (labels && labels[column]) cell.dataset.label = labels[column];
         if (kind === "id") {
           const span = document.createElement("span");
           span.className = "id";
           span.dir = "auto";
           span.title = text;
-          span.textContent = text;
+          appendBreakable(span, text);
           cell.append(span);
         } else {
           if (kind) cell.className = kind;
           cell.textContent = text;
         }
         row.append(cell);
-      }
+      });
       fragment.append(row);
     }
     body.replaceChildren(fragment);

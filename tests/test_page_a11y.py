@@ -57,9 +57,9 @@ def test_after_picking_files_the_verdict_is_in_view(page, width, height):
     assert "question" in read and "text" in read               # the fields read
     if figure == "#bar-figure":
         assert in_window(page, "#bar-read") and in_window(page, "#bar-sentence")
-        assert page.inner_text("#bar-read") == (
-            "A: test-set.json (question) \u00b7 B: training-corpus.json (text) \u00b7 n = 13 "
-            "\u00b7 flag at any shared window \u00b7 loose matching")
+        assert page.inner_text("#bar-read") == (          # (#45) the settings first
+            "n = 13 \u00b7 flag at any shared window \u00b7 loose matching \u00b7 "
+            "A: test-set.json (question) \u00b7 B: training-corpus.json (text)")
     # changing a control: the new figure in view, where the person is
     page.locator("#threshold").scroll_into_view_if_needed()
     before = runs(page)
@@ -184,5 +184,11 @@ def test_on_a_phone_every_control_is_a_fingers_size_and_the_bar_is_one_line(site
     bar = page.eval_on_selector("#verdict-bar", "e => e.getBoundingClientRect().height")
     assert bar <= 0.08 * 812, bar
     assert page.inner_text("#verdict-bar").count("66.7%") == 1
+    # (#45) the settings show on the bar's one line, not cut off past the screen's edge
+    assert page.eval_on_selector("#bar-read", """e => { const text = e.firstChild.data;
+        const range = document.createRange(), end = text.indexOf('loose matching') + 14;
+        range.setStart(e.firstChild, 0); range.setEnd(e.firstChild, end);
+        return end > 14 && range.getBoundingClientRect().right
+            <= e.getBoundingClientRect().right; }""")
     assert not watch.problems(page)
     context.close()

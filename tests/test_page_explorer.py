@@ -57,7 +57,7 @@ def test_every_row_of_7000_is_reachable_by_paging_kind_search_and_sort(big):
     # each kind: as many rows as the run counted
     c = counted(page)
     page.select_option("#rows-show", "flagged")
-    flagged = int(c["Rows flagged"])
+    flagged = int(c["Rows flagged"].replace(",", ""))
     assert flagged > 0
     assert page.inner_text("#rows-count").endswith(f"of {flagged:,} (of 7,000 rows of file A).")
     assert all(r[-1] == "flagged" for r in page.eval_on_selector(
@@ -150,3 +150,34 @@ def test_on_a_phone_the_next_page_opens_at_its_first_rows(big):
                            f".startsWith({json.dumps(first)})")
     box = page.locator("#rows-table tbody tr:first-child").bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= 812
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_end_and_ctrl_end_move_the_focus_and_the_panes_together(site, width):
+    """(#45) In the default view (the "Dirty under" column hidden), End goes to the row's
+    last shown cell and Ctrl+End to the page's last row: the focus and the row the
+    panes show stay together."""
+    from browser import open_page
+    from test_page_support import real_size_files
+
+    files = real_size_files()
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    load_pair(page, ("mc_dev.jsonl", files["mc_dev.jsonl"]),
+              [("train_web.jsonl", files["train_web.jsonl"])])
+    page.focus("#rows-table tbody [tabindex='0']")
+    page.keyboard.press("End")
+    focused = """() => { const e = document.activeElement, row = e.closest('tr');
+        return row && [row.dataset.position, e.cellIndex, e.getClientRects().length > 0,
+                       [...row.cells].filter((c) => c.getClientRects().length).pop()
+                       === e]; }"""
+    assert page.evaluate(focused) == ["0", 6, True, True]          # Status, the last shown
+    page.keyboard.press("Control+End")
+    page.wait_for_selector('body[data-selected="49"]', state="attached")
+    assert page.evaluate(focused)[0] == "49"
+    page.keyboard.press("Control+Home")
+    page.wait_for_selector('body[data-selected="0"]', state="attached")
+    assert page.evaluate(focused)[:2] == ["0", 0]
+    assert not watch.problems(page)
+    context.close()

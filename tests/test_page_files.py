@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from browser import open_page, page, site  # noqa: F401 (fixtures)
+from browser import open_page, page, runs, site, wait_for_run  # noqa: F401 (fixtures)
 from conftest import FIXTURES
 from test_page_support import (PAGE_FIXTURES, change, chosen, command, download, drop,
                                load_pair, loads, option_values, put, table_rows, wait_for_loads)
@@ -241,7 +241,8 @@ def test_slot_a_takes_several_test_sets_and_each_b_file_is_bounded(page):
     assert message.startswith("huge.jsonl is 2,000,001 bytes, 1 byte over")
     # (#37) the slot names the files refused, the mark on the result says why in the
     # same words, and the message is in view where the files were picked
-    assert page.inner_text("#b-name") == "Refused: b-part-1.jsonl, huge.jsonl"
+    assert page.inner_text("#b-name") == "Refused: huge.jsonl"      # (#45) only the refused
+    assert "The 1 other file picked with it was not read" in message
     assert message.rstrip(".") in page.inner_text("#stale")
     assert page.eval_on_selector("#b-error", """e => { const r = e.getBoundingClientRect();
         return r.top >= 0 && r.bottom <= innerHeight; }""")
@@ -361,5 +362,47 @@ def test_a_refused_file_is_named_and_its_message_is_read_where_it_was_picked(sit
         return r.top >= 0 && r.bottom <= innerHeight; }""")
     assert message.rstrip(".") in page.inner_text("#stale")
     assert page.inner_text("#flagged-figure") == "66.7%"
+    assert not watch.problems(page)
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_refused_pick_clears_the_old_details_and_names_only_the_refused(site, width):
+    """(#45) A slot shows what is in it: a refused pick leaves none of the previous
+    file's details, names only the file refused (not a valid one picked with it), and
+    its name and message are in view below the bar after the pick; in slot A, a valid
+    test set picked with one over the bound is checked, the other named as refused."""
+    from test_page_suite import BELOW_BAR
+
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    load_pair(page, PAGE_FIXTURES / "prompts.jsonl", PAGE_FIXTURES / "b-part-1.jsonl")
+    assert page.inner_text("#b-rows") != "\u2013"
+    page.eval_on_selector("#file-b", "e => e.scrollIntoView({block: 'end'})")
+    put(page, "b", PAGE_FIXTURES / "b-part-2.csv", ("huge.jsonl", b"x" * 2_000_001))
+    assert page.inner_text("#b-name") == "Refused: huge.jsonl"
+    for part in ("size", "format", "rows", "tokens", "short"):
+        assert page.inner_text(f"#b-{part}") == "\u2013", part
+    assert page.is_hidden("#b-files") and page.is_hidden("#b-notes")
+    assert page.is_hidden("#b-fields-box")
+    assert page.eval_on_selector("#b-name", BELOW_BAR)
+    assert page.eval_on_selector("#b-error", BELOW_BAR)
+    assert page.is_visible("#stale")
+    # slot A: a valid test set and one over the bound: only that one is refused
+    before = runs(page)
+    put(page, "a", PAGE_FIXTURES / "arc.jsonl", ("huge.jsonl", b"x" * 2_000_001))
+    assert page.inner_text("#a-refused").startswith(
+        "Refused, not checked: huge.jsonl is 2,000,001 bytes")
+    assert "arc.jsonl" not in page.inner_text("#a-refused")
+    assert page.inner_text("#a-name") == "arc.jsonl"
+    assert page.eval_on_selector("#a-refused", BELOW_BAR)
+    # file B picked again, valid: the slot shows it, the check runs
+    put(page, "b", PAGE_FIXTURES / "b-part-1.jsonl")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.suite === '2'"
+                           " && document.body.dataset.busy === '0'")
+    assert page.inner_text("#b-name") == "b-part-1.jsonl" and page.is_visible("#b-fields-box")
+    assert "huge.jsonl" in page.inner_text("#stale")
     assert not watch.problems(page)
     context.close()

@@ -69,3 +69,51 @@ def test_the_worked_example_names_no_files_in_its_link(site):
     assert page.get_attribute("body", "data-asked") is None
     assert not watch.problems(page)
     context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_link_knows_its_test_set_by_name_and_names_other_files(site, width):
+    """(#45) A link made with several test sets, the second shown, opened with the same
+    files picked in another order, shows that test set; opened with other files, it
+    names them above the first figure (and in the bar) and does not apply its view."""
+    from test_page_support import PAGE_FIXTURES, put
+    from browser import runs, wait_for_run
+
+    evals = [FIXTURES / "contaminated.jsonl", PAGE_FIXTURES / "squad.json",
+             PAGE_FIXTURES / "prompts.jsonl"]
+    train = [FIXTURES / "corpus.txt", PAGE_FIXTURES / "squad-corpus.jsonl"]
+    base, browser = site
+    fragment = ("a_file=squad.json&a_file=contaminated.jsonl&a_file=prompts.jsonl"
+                "&b_file=corpus.txt&b_file=squad-corpus.jsonl&sort=tokens%3Aasc")
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base, f"?n=13&threshold=0&mode=loose#{fragment}",
+                            example=False)
+    assert page.inner_text("#a-needed") == ("Pick file A as the link asks: squad.json, "
+                                            "contaminated.jsonl, prompts.jsonl.")
+    before = runs(page)
+    put(page, "a", evals[2], evals[0], evals[1])         # squad.json picked last
+    put(page, "b", *train)
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.suite === '3'"
+                           " && document.body.dataset.busy === '0'")
+    assert page.inner_text("#a-name") == "squad.json"
+    assert page.get_attribute("#suite-table button[data-eval='2']", "aria-pressed") == "true"
+    assert page.input_value("#rows-sort") == "tokens:asc"
+    assert page.is_hidden("#link-notice")
+    assert urlparse(page.url).fragment.startswith("a_file=squad.json&")
+    assert not watch.problems(page)
+    context.close()
+    # other files than the link names: named above the first figure, its view not applied
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base, f"?n=13&threshold=0&mode=loose#{fragment}",
+                            example=False)
+    load_pair(page, PAGE_FIXTURES / "arc.jsonl", train)
+    notice = page.inner_text("#link-notice")
+    assert notice.startswith("This link was made with file A squad.json, contaminated.jsonl, "
+                             "prompts.jsonl; you picked arc.jsonl.")
+    assert page.evaluate("""() => document.getElementById('link-notice')
+        .compareDocumentPosition(document.getElementById('flagged-figure'))
+        & Node.DOCUMENT_POSITION_FOLLOWING""")
+    assert page.input_value("#rows-sort") != "tokens:asc"
+    assert not watch.problems(page)
+    context.close()

@@ -13,7 +13,7 @@ import pytest
 from browser import open_page, runs, site, wait_for_run  # noqa: F401 (fixture)
 from conftest import FIXTURES
 from test_page_a11y import assert_no_axe_violation
-from test_page_support import PAGE_FIXTURES, put
+from test_page_support import PAGE_FIXTURES, put, real_size_files
 
 from ngram_core.decontaminate import main as decontaminate_main
 from ngram_core.report.summary import percent
@@ -102,5 +102,62 @@ def test_several_test_sets_give_the_commands_table_and_each_opens_its_own_check(
     put(page, "a", EVALS[2])
     wait_for_run(page, before)
     assert page.is_hidden("#suite") and page.inner_text("#a-name") == "prompts.jsonl"
+    assert not watch.problems(page)
+    context.close()
+
+
+BELOW_BAR = """e => { const r = e.getBoundingClientRect();
+    const bar = document.getElementById('verdict-bar');
+    const top = bar.hidden ? 0 : Math.max(0, bar.getBoundingClientRect().bottom);
+    return r.height > 0 && r.top >= top && r.bottom <= innerHeight; }"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_broken_test_set_is_refused_by_its_name_and_the_others_checked(site, width, tmp_path):
+    """(#45) Three test sets in slot A, the first broken: it is named as refused in the
+    slot (in view, below the bar, in its own name, never the tab's temporary path) and
+    beside the verdict, the result is marked out of date with why, the slot lists every
+    test set, and the other two are each checked as the command checks them."""
+    files = real_size_files()
+    evals = ["bbh_broken.json", "mc_dev.jsonl", "qa_test.csv"]
+    train = ["train_web.jsonl", "train_books.jsonl"]
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    base, browser = site
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page, watch = open_page(context, base)
+    page.eval_on_selector("#file-a", "e => e.scrollIntoView({block: 'end'})")
+    put(page, "a", *[(name, files[name]) for name in evals])
+    refusal = page.inner_text("#a-refused")
+    assert refusal.startswith("Refused, not checked: bbh_broken.json, line 1")
+    assert page.eval_on_selector("#a-refused", BELOW_BAR)
+    assert page.inner_text("#a-name") == "mc_dev.jsonl"
+    listed = page.eval_on_selector_all("#a-files li", "ls => ls.map((l) => l.innerText)")
+    assert [line.split(":")[0] for line in listed] == evals
+    assert listed[0].startswith("bbh_broken.json: refused: bbh_broken.json, line 1")
+    assert listed[1].endswith("(shown below)") and "1,200 rows" in listed[1]
+    before = runs(page)
+    put(page, "b", *[(name, files[name]) for name in train])
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.suite === '3'"
+                           " && document.body.dataset.busy === '0'")
+    # the two readable test sets: the command's figures for them
+    out, err = io.StringIO(), io.StringIO()
+    assert decontaminate_main(["--evals", *(str(tmp_path / e) for e in evals[1:]), "--train",
+                               *(str(tmp_path / t) for t in train), "--out",
+                               str(tmp_path / "cleaned"), "--json"], out, err) == 0
+    report = json.loads(out.getvalue())
+    cells = suite_cells(page)
+    assert [row[0] for row in cells] == evals
+    assert cells[0][1].startswith("Refused, not checked: bbh_broken.json, line 1")
+    assert [row[4] for row in (cells[1], cells[2])] == [percent(e["flagged_share"])
+                                                        for e in report["evals"]]
+    assert [row[3] for row in (cells[1], cells[2])] == [f"{e['flagged']:,}"
+                                                        for e in report["evals"]]
+    assert page.inner_text("#flagged-figure") == cells[1][4]
+    stale = page.inner_text("#stale")
+    assert page.is_visible("#stale") and page.is_visible("#bar-stale")
+    assert "bbh_broken.json" in stale and "the table checks 2 of 3 test sets" in stale
+    assert "ngram-suite" not in page.inner_text("body")
     assert not watch.problems(page)
     context.close()

@@ -134,3 +134,38 @@ def drop(page, slot, files):
                                                     cancelable: true}));
     }""", [slot, files])
     wait_for_loads(page, before)
+
+
+def real_size_files(seed: int = 45) -> dict[str, bytes]:
+    """Files of a real test set's size, made up: a multiple-choice set of 1,200 rows
+    (every tenth question planted in the training files), a CSV test set of 300
+    rows, a broken JSON test set and two training files."""
+    import json
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = [f"{rng.choice('bcdfgklmnprstvz')}{rng.choice('aeiou')}"
+                  f"{rng.choice('bcdfgklmnprstvz')}{rng.choice('aeiou')}{i}" for i in range(3000)]
+
+    def words(count: int) -> str:
+        return " ".join(rng.choice(vocabulary) for _ in range(count))
+
+    questions = [words(rng.randint(14, 40)) for _ in range(1200)]
+    mc = "".join(json.dumps({"id": f"mc-{i:04d}", "question": q,
+                             "choices": [words(3) for _ in range(4)], "answer": "B"}) + "\n"
+                 for i, q in enumerate(questions))
+    qa_rows = [(f"qa-{i}", words(rng.randint(15, 30)), words(2)) for i in range(300)]
+    qa = "id,question,answer\n" + "".join(f"{i},{q},{a}\n" for i, q, a in qa_rows)
+    web = [words(rng.randint(40, 120)) for _ in range(700)]
+    books = [words(rng.randint(60, 160)) for _ in range(400)]
+    for i in range(0, 1200, 10):                    # every tenth question leaked
+        (web if i % 20 else books)[rng.randrange(400)] += " " + questions[i] + " " + words(5)
+    for i in range(0, 300, 25):
+        web[rng.randrange(700)] += " " + qa_rows[i][1]
+    return {
+        "mc_dev.jsonl": mc.encode(),
+        "qa_test.csv": qa.encode(),
+        "bbh_broken.json": b'[{"input": "What is the answer", "target": ',
+        "train_web.jsonl": "".join(json.dumps({"text": t}) + "\n" for t in web).encode(),
+        "train_books.jsonl": "".join(json.dumps({"text": t}) + "\n" for t in books).encode(),
+    }

@@ -367,20 +367,21 @@ def field_table(s: Summary) -> list[tuple[str, str, str, str]]:
 
 
 def counted_table(s: Summary) -> list[tuple[str, str]]:
-    """The rows of "What the run counted"."""
-    dup = str(s.duplicates)
+    """The rows of "What the run counted" (counts with thousands separators, as
+    every other figure: ``1,193``)."""
+    dup = f"{s.duplicates:,}"
     if s.duplicates_short:
-        dup += f" ({s.duplicates_short} short)"
-    return [("Rows flagged", str(s.flagged)),
-            ("Rows checkable", str(s.checkable)),
+        dup += f" ({s.duplicates_short:,} short)"
+    return [("Rows flagged", f"{s.flagged:,}"),
+            ("Rows checkable", f"{s.checkable:,}"),
             ("Overall dirty-token share", percent(s.dirty_share) if s.tokens else "–"),
-            (f"Rows shorter than {s.n} tokens", str(s.short)),
-            ("Rows with no text", str(s.blank)),
+            (f"Rows shorter than {s.n} tokens", f"{s.short:,}"),
+            ("Rows with no text", f"{s.blank:,}"),
             ("Rows duplicating a whole B row", dup),
             *([(f"Short rows of {s.short_min}+ tokens contained in a B row",
-                str(s.contained - s.contained_checkable))] if s.short_min else []),
+                f"{s.contained - s.contained_checkable:,}")] if s.short_min else []),
             *([(f"Checkable rows with a field of {s.short_min}+ tokens contained in a B row",
-                str(s.contained_checkable))] if s.short_min and len(s.a_fields) > 1 else []),
+                f"{s.contained_checkable:,}")] if s.short_min and len(s.a_fields) > 1 else []),
             *([(f"Windows ignored (in more than {s.max_b_rows:,} B rows)",
                 f"{s.windows_ignored:,}")] if s.max_b_rows is not None else [])]
 
