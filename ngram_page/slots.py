@@ -19,7 +19,8 @@ from ngram_core.report.export import RowFiles
 from ngram_core.read.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
                                field_stats_steps, fixed_notes, id_field_choice, item_order,
                                longer_fields, order_notes, other_text_fields, reads_like,
-                               select_rows_steps, shape_notes, short_rows_warning)
+                               select_rows_steps, shape_notes, short_rows_warning,
+                               unread_counts, unread_note)
 from ngram_core.read.readers import read_table_steps, text_rows_read
 from ngram_core.table import TEXT_ROWS, Reading, Row, Table
 
@@ -370,7 +371,23 @@ class Slot:
                             "(Rows of the plain-text file: one row per paragraph).")
             if warning:
                 warnings.append(f"{f.name}: {warning}" if len(files) > 1 else warning)
+        for name, unread, fields in self.unread() if counted else []:
+            note = unread_note(unread, fields) + "."
+            warnings.append(f"{name}: {note}" if len(files) > 1 else note[0].upper() + note[1:])
         set_text(f"{key}-warning", " ".join(warnings))
+
+    def unread(self) -> list[tuple[str, int, tuple[str, ...]]]:
+        """Each file's unread rows (their text only in fields not read) and those
+        fields, for the files that have any."""
+        if self.rows is None or self.row_files is None:
+            return []
+        starts = self.row_files.starts
+        out = []
+        for f, start, end in zip(self.files, starts, [*starts[1:], len(self.rows)]):
+            unread, fields = unread_counts(self.rows[start:end])
+            if unread:
+                out.append((f.name, unread, fields))
+        return out
 
     def show_read_controls(self) -> None:
         """The controls for how the files are read, beside the formats they apply to."""

@@ -62,6 +62,10 @@ AGREEMENT = {
     # the reading of #43: two chat schemas in one file, a system prompt that differs
     "messages and ShareGPT rows in one file": (SHAPES / "chat-mix/eval.jsonl",
                                                [SHAPES / "chat-mix/train.jsonl"], [], None),
+    "one chat schema's field chosen in a mix": (
+        SHAPES / "chat-mix/eval.jsonl", [SHAPES / "chat-mix/train.jsonl"],
+        ["--b-field", "messages.content"],
+        lambda page: page.select_option("#b-text-field", ["messages.content"])),
     "a chat with label replies": (SHAPES / "chat-labels/eval.jsonl",
                                   [SHAPES / "chat-labels/train.jsonl"], [], None),
     "a text dump of documents": (SHAPES / "text-dump/bbh.json",
@@ -133,6 +137,11 @@ def test_the_page_and_the_command_agree(page, case, tmp_path):
     else:
         assert page.is_hidden("#b-file-col")
         assert b",b_file" not in csv_bytes.splitlines()[0]
+    if case == "one chat schema's field chosen in a mix":    # the other rows: unread, said
+        assert "221 rows unread: their text is only in fields not read (conversations.value" \
+            in stderr
+        assert page.inner_text("#b-warning").startswith(
+            "221 rows unread: their text is only in fields not read (conversations.value")
     if case == "Chinese":                   # each Han character is a token: rows flag
         assert page.inner_text("#flagged-figure") != "0.0%"
     if case == "eval requests with a template":     # named where the result is read

@@ -1058,6 +1058,28 @@ def unread_fields(record: dict, reading: ShapeReading, id_field: str | None) -> 
     return out
 
 
+def unread_counts(rows) -> tuple[int, tuple[str, ...]]:
+    """How many of ``rows`` are unread (see ``Row.unread``) and the fields their text
+    is in, each once, in order."""
+    count, fields = 0, {}
+    for row in rows:
+        if row.unread:
+            count += 1
+            fields.update(dict.fromkeys(row.unread.split(" + ")))
+    return count, tuple(fields)
+
+
+def unread_note(unread: int, fields) -> str:
+    """The sentence for a file's unread rows: how many, and where their text is.
+
+        >>> unread_note(2, ("body",))
+        '2 rows unread: their text is only in fields not read (body): not searched, not counted as clean'
+    """
+    rows = "1 row" if unread == 1 else f"{unread:,} rows"
+    return (f"{rows} unread: {'its' if unread == 1 else 'their'} text is only in fields "
+            f"not read ({fields_label(fields)}): not searched, not counted as clean")
+
+
 def _parts(present: list[tuple[str, str]]) -> tuple[tuple[str, int, int], ...]:
     """``[("q", "Who?"), ("a", "Me")]`` -> ``(("q", 0, 4), ("a", 5, 7))``: each field's
     ``[start, end)`` in the texts joined by a newline."""

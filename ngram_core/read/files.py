@@ -31,7 +31,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 from ..errors import InputError, shown
 from ..table import RowFiles
 from .fields import (FieldSelection, FieldStats, choose_fields, field_stats, other_text_fields,
-                     select_rows, shape_notes)
+                     select_rows, shape_notes, unread_counts, unread_note)
 from .readers import decode_bytes, format_from_name, is_utf16, read_table, text_rows_read
 from ..table import ReadOptions, Row, Table, fields_label, table_from_records
 
@@ -731,19 +731,8 @@ def describe_read(role: str, read: FileRead) -> str:
     parts = [f"{role} {read.path}: {rows}, text from {fields_label(read.text_fields)}, "
              f"id from {ident}", *read.notes]
     if read.unread:
-        parts.append(unread_note(read))
+        parts.append(unread_note(read.unread, read.unread_in))
     return "; ".join(parts) + "."
-
-
-def unread_note(read: FileRead) -> str:
-    """The sentence for a file's unread rows: how many, and where their text is.
-
-        >>> unread_note(FileRead("b.jsonl", 9, ["q"], None, [], unread=2, unread_in=("body",)))
-        '2 rows unread: their text is only in fields not read (body): not searched, not counted as clean'
-    """
-    rows = "1 row" if read.unread == 1 else f"{read.unread:,} rows"
-    return (f"{rows} unread: {'its' if read.unread == 1 else 'their'} text is only in fields "
-            f"not read ({fields_label(read.unread_in)}): not searched, not counted as clean")
 
 
 def unread_warning(files: Sequence[tuple[str, int, Sequence[str]]]) -> str | None:
@@ -764,16 +753,6 @@ def unread_warning(files: Sequence[tuple[str, int, Sequence[str]]]) -> str | Non
     return (f"Warning: {rows} unread ({where}): {'its' if total == 1 else 'their'} text is "
             f"only in fields not read ({fields}); they are not searched and not counted as "
             f"clean: read them with --b-field")
-
-
-def unread_counts(rows: Iterable[Row]) -> tuple[int, tuple[str, ...]]:
-    """How many rows are unread (see ``Row.unread``) and the fields their text is in."""
-    count, fields = 0, {}
-    for row in rows:
-        if row.unread:
-            count += 1
-            fields.update(dict.fromkeys(row.unread.split(" + ")))
-    return count, tuple(fields)
 
 
 def file_stamps(paths: Sequence[str]) -> dict[str, tuple[int, int]]:

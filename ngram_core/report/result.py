@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .definitions import Definitions
 from .export import csv_text, rows_csv_text
 from ..read.fields import ShortCount, count_files_steps
-from ..read.files import FileRead
 from ..steps import run_steps
 from ..table import RowFiles
 from ..method.match import RowMatch
@@ -27,6 +27,9 @@ from ..table import Row
 from .summary import Summary, worst_first
 from ..method.settings import Settings
 from ..method.tokenize import Tokenizer
+
+if TYPE_CHECKING:                 # the page's start reads no file from disk
+    from ..read.files import FileRead
 
 
 @dataclass

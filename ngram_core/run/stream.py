@@ -53,7 +53,7 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from ..errors import InputError, shown
 from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, columnar_pieces,
-                    columnar_table, empty_read, file_read, is_empty_file, unread_counts, is_columnar, is_compressed, is_parquet,
+                    columnar_table, empty_read, file_read, is_empty_file, is_columnar, is_compressed, is_parquet,
                     iter_line_chunks,
                     lines_before, read_file_bytes, read_line_block, read_path_table,
                     strip_compression)
@@ -64,7 +64,8 @@ from ..method.index import build_index, count_rows_steps
 from ..method.match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify, contained_in_row,
                     contained_rows, coverage, covered_runs, dirty_by_part, masked_at, set_contained,
                     short_pieces, short_rows_by_prefix)
-from ..read.fields import SAMPLE_ROWS, ShortCount, choose_fields, field_stats, select_rows
+from ..read.fields import (SAMPLE_ROWS, ShortCount, choose_fields, field_stats, select_rows,
+                           unread_counts)
 from ..read.readers import format_from_name, is_utf16, read_table, text_rows_read
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
                             head_table, is_json_array, json_array_tables)
