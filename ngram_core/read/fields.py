@@ -891,7 +891,10 @@ def shape_readings_steps(table: Table, fields: list[str]):
     main = tuple(f for name in fields for f in _expand(table, name, have))
     keys: dict[tuple, list[int]] = {}
     for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN)
-        keys.setdefault(tuple(k for k, v in record.items() if v is not None), []).append(i)
+        key = tuple(record)
+        if None in record.values():
+            key = tuple(k for k, v in record.items() if v is not None)
+        keys.setdefault(key, []).append(i)
     shapes: dict[frozenset, list[int]] = {}
     for key, members in keys.items():
         shapes.setdefault(record_shape(dict.fromkeys(key)), []).extend(members)
@@ -1007,9 +1010,9 @@ def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None
         present = [(f, value_text(record.get(f))) for f in fields if record.get(f) is not None]
         differing = [(f, value_text(record[f])) for f, text in reading.fixed
                      if record.get(f) is not None and value_text(record[f]) != text
-                     and value_text(record[f]).strip()]
+                     and value_text(record[f]).strip()] if reading.fixed else ()
         if differing:         # a fixed field's own value in this row: read, in file order
-            present = sorted(present + differing, key=lambda pair: order.get(pair[0], 0))
+            present = sorted([*present, *differing], key=lambda pair: order.get(pair[0], 0))
         any_text = any_text or bool(present)
         ident = record.get(id_field) if id_field else None
         ident = value_text(ident) if ident is not None else ""
