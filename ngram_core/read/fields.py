@@ -815,9 +815,10 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
     comes from its own conversation, and a system prompt left out as fixed is
     read in the rows whose prompt differs::
 
-        >>> t = Table("mix.jsonl", "jsonl", ["q", "body"], [{"q": "Who came?"}, {"body": "Me."}])
+        >>> t = Table("mix.jsonl", "jsonl", ["q", "body"], [{"q": "Who came?"},
+        ...                                                  {"body": "My friend and I."}])
         >>> [r.text for r in select_rows(t, Reading(("q",), detected=True))]
-        ['Who came?', 'Me.']
+        ['Who came?', 'My friend and I.']
         >>> [r.text for r in select_rows(t, ["q"])]       # chosen: read as chosen
         ['Who came?', '']
     """
@@ -922,7 +923,8 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
     person should know: rows read by their own shape, and rows whose fixed field
     differs from its fixed text, so read::
 
-        >>> t = Table("mix.jsonl", "jsonl", ["q", "body"], [{"q": "Who came?"}, {"body": "Me."}])
+        >>> t = Table("mix.jsonl", "jsonl", ["q", "body"], [{"q": "Who came?"},
+        ...                                                  {"body": "My friend and I."}])
         >>> shape_notes(t, Reading(("q",), detected=True))
         (['q', 'body'], ['rows read by their own fields: 1 row q, 1 row body'])
     """
