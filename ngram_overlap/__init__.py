@@ -70,7 +70,7 @@ class SuiteResult:
 
 def _settings(options: Mapping[str, Any]) -> Settings:
     known = {"n", "mode", "layers", "threshold", "backend", "short_min", "max_b_rows",
-             "keep_template", "cap"}
+             "keep_template", "cap", "rephrase", "rephrase_threshold"}
     unknown = set(options) - known
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))} (known: "
