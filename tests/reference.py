@@ -215,7 +215,7 @@ def lens_terms(text):
     return [t.lower() for t in out]
 
 
-def lens_best(a_texts, b_texts, key_terms=8, key_shared=2, scale=1000):
+def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
     """Per A row, (similarity, B row) of its best candidate, or None: every pair scored
     with the weights written out in full."""
     import math

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 
 #: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
 KEY_TERMS = 8
-KEY_SHARED = 2
+KEY_SHARED = 3
 #: A row is rephrased when its best similarity reaches this (chosen on the
 #: development pairs in tests/rephrase_data.py; docs/method.md).
 REPHRASE_THRESHOLD = 0.6
@@ -78,8 +78,12 @@ _TERM = re.compile(rf"[{_CJK}]|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+"
 
 
 def terms(text: str) -> list[str]:
-    """A row's terms, in order (see the module docstring)."""
-    return [t.lower() for t in _TERM.findall(text)]
+    """A row's terms, in order (see the module docstring). Lower-cased at once, joined
+    by spaces: no term holds a space, and a space stops every rule of ``str.lower``
+    that looks at the letters around one (the Greek final sigma), so each term is
+    lower-cased as if alone."""
+    found = _TERM.findall(text)
+    return " ".join(found).lower().split(" ") if found else []
 
 
 def _idf(rows: int, df: int, term: str) -> float:
@@ -112,32 +116,37 @@ class SimilarIndex:
             df.update(counts.keys())
         rows = sum(1 for counts in counted if counts)
         idf = {t: _idf(rows, d, t) for t, d in df.items()}
-        vectors, norms, needed = [], [], []
-        keys: dict[str, list[int]] = {}
+        # every term's rank by rarity, once: a row's key terms are its lowest ranks
+        rank = {t: r for r, t in enumerate(sorted(df, key=lambda t: (df[t], -len(t), t)))}
+        index = cls(idf, rows, [], [], {}, [])
+        keys = index.keys
         for a, counts in enumerate(counted):
-            vector = {t: _weight(idf[t], tf) for t, tf in counts.items()}
-            vectors.append(vector)
-            norms.append(sum(w * w for w in vector.values()))
-            rarest = key_terms(counts, df)
-            needed.append(min(KEY_SHARED, len(rarest)))
+            vector = index._weights(counts)
+            index.vectors.append(vector)
+            index.norms.append(sum([w * w for w in vector.values()]))
+            rarest = sorted(counts, key=rank.__getitem__)[:KEY_TERMS]
+            index.needed.append(min(KEY_SHARED, len(rarest)))
             for t in rarest:
                 keys.setdefault(t, []).append(a)
-        return cls(idf, rows, vectors, norms, keys, needed)
+        return index
 
     def vector(self, text: str) -> dict[str, int]:
         """A B row's weights (A's idf; a term A lacks weighs the most)."""
         return self._weights(Counter(terms(text)))
 
     def _weights(self, counts: Mapping[str, int]) -> dict[str, int]:
+        """The weights of a row's term counts (its terms A lacks weigh the most)."""
         once = self._once
-        if len(counts) == sum(counts.values()):        # every term once: the common case
-            return {t: once[t] if t in once else self._unseen(t) for t in counts}
-        idf, rows = self.idf, self.rows
-        return {t: _weight(idf[t] if t in idf else _idf(rows, 0, t), tf)
-                for t, tf in counts.items()}
-
-    def _unseen(self, term: str) -> int:
-        return self._unseen_number if term[0].isdecimal() else self._unseen_word
+        out = {t: once.get(t, self._unseen_word) for t in counts}     # each as if once
+        for t in [t for t in counts if t not in once]:
+            if t[0].isdecimal():
+                out[t] = self._unseen_number
+        if len(counts) != sum(counts.values()):
+            idf, rows = self.idf, self.rows
+            for t, tf in counts.items():
+                if tf > 1:
+                    out[t] = _weight(idf[t] if t in idf else _idf(rows, 0, t), tf)
+        return out
 
     def __post_init__(self) -> None:
         self._once = {t: _weight(idf, 1) for t, idf in self.idf.items()}
@@ -157,7 +166,7 @@ class SimilarIndex:
         if not met:
             return {}
         vector = self._weights(counts)
-        norm = sum(w * w for w in vector.values())
+        norm = sum([w * w for w in vector.values()])
         vectors, norms = self.vectors, self.norms
         out = {}
         for a in met:
