@@ -174,3 +174,24 @@ def test_rows_csv_columns_trail_and_the_figure_is_unchanged():
     assert on_lines[1].startswith(off_lines[1] + ",1,")
     assert on_lines[1].endswith(",true") and on_lines[2] == off_lines[2] + ",,,false"
     assert (on.summary.rephrased, on.summary.rephrased_unflagged) == (1, 1)
+
+
+def test_the_headline_names_the_rephrased_rows_not_flagged():
+    from ngram_core.report.summary import headline
+    item = ("Priya bakes 48 muffins for the school fair. She sells 3 of every 4 muffins at $2 "
+            "each and gives the rest to her neighbours. How much money does she make at the "
+            "fair?")
+    rewrite = ("Priya baked 48 muffins for the school fair. She sold 3 out of every 4 muffins "
+               "for $2 apiece and handed the remaining muffins to her neighbours. How much did "
+               "she earn at the fair?")
+    a = [Row(1, "a1", item), Row(2, "a2", "Tomas has 12 marbles. He wins 7 more and loses 4. "
+                                          "How many marbles does he have now?")]
+    result = run_check(a, [Row(1, "b1", rewrite)], Settings())
+    assert (result.summary.flagged, result.summary.rephrased) == (0, 1)
+    assert headline(result.summary).endswith(
+        " 1 more row looks rephrased from rows of the other file (similarity 0.6 or more): "
+        "it shares no 13-token sequence; review it.")
+    off = run_check(a, [Row(1, "b1", rewrite)], Settings(rephrase=False))
+    assert "rephrased" not in headline(off.summary)
+    assert run_check(a, [Row(1, "b1", rewrite)], Settings(rephrase_threshold=0.8)
+                     ).summary.rephrased == 0

@@ -178,7 +178,8 @@ class Summary:
     fields: list[FieldFigure] = field(default_factory=list)
     #: The rephrase lens (:mod:`~ngram_core.method.similar`): the rows whose best
     #: similarity reaches ``rephrase_threshold`` (None: the lens did not run), and
-    #: of those, the ones not flagged (no shared window)
+    #: of those, the ones the n-gram test names in no way: not flagged, not a
+    #: duplicate, not contained
     rephrased: int = 0
     rephrased_unflagged: int = 0
     rephrase_threshold: float | None = None
@@ -215,7 +216,8 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
     for m in matches:
         if is_rephrased(m):
             rephrased += 1
-            rephrased_unflagged += not (m.status == CHECKABLE and is_flagged_row(m))
+            rephrased_unflagged += not (m.status == CHECKABLE and is_flagged_row(m)) and \
+                m.duplicate_of is None and m.contained_in is None
         status = m.status
         found_whole = m.contained_in is not None
         if status == CHECKABLE:
@@ -304,7 +306,26 @@ def headline(s: Summary) -> str:
         if s.contained_unflagged:
             sentence += f" ({s.contained_unflagged:,} of them not flagged)"
         sentence += "."
-    return sentence
+    return sentence + rephrased_sentence(s)
+
+
+def rephrased_sentence(s: Summary) -> str:
+    """The rows the rephrase lens marks that are not flagged, in a sentence (or ``""``)::
+
+        >>> s = Summary(*[0] * 11, 13, "loose", "L1", 0.0, "re", "15", rephrased=3,
+        ...             rephrased_unflagged=2, rephrase_threshold=0.6)
+        >>> rephrased_sentence(s)
+        ' 2 more rows look rephrased from rows of the other file (similarity 0.6 or more): they share no 13-token sequence; review them.'
+    """
+    more = s.rephrased_unflagged
+    if not more or s.rephrase_threshold is None:
+        return ""
+    one = more == 1
+    why = (f"{'it shares' if one else 'they share'} no {s.n}-token sequence" if not s.threshold
+           else f"{'it is' if one else 'they are'} not flagged")
+    return (f" {more:,} more {'row looks' if one else 'rows look'} rephrased from rows of the "
+            f"other file (similarity {number(s.rephrase_threshold)} or more): {why}; "
+            f"review {'it' if one else 'them'}.")
 
 
 def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str:
