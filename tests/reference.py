@@ -243,6 +243,8 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
     for ts in a_terms:
         va = weights(ts)
         keys = sorted(set(ts), key=lambda t: (df[t], -len(t), t))[:key_terms]
+        # past the key_shared rarest, only terms in at most one A row in 50 (at least 1)
+        keys = keys[:key_shared] + [t for t in keys[key_shared:] if df[t] <= max(1, rows // 50)]
         need = min(key_shared, len(keys))
         found = None
         for b, vb in enumerate(b_vectors):

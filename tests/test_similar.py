@@ -90,15 +90,18 @@ def test_the_heaviest_rewrites_are_partly_found(style):
 #: the share of rewritten A rows whose rewrite is marked as their similar row...
 RECALL = {("math", "synonyms"): 0.95, ("math", "reorder"): 0.95, ("math", "template"): 0.95,
           ("choice", "synonyms"): 0.95, ("choice", "reorder"): 0.95,
-          ("choice", "template"): 0.95, ("code", "synonyms"): 0.95, ("code", "rename"): 0.8,
+          ("choice", "template"): 0.95, ("code", "synonyms"): 0.9, ("code", "rename"): 0.8,
           ("code", "template"): 0.95}
 #: ... and the share of the other A rows marked (their rewrite is not in B). The
-#: multiple-choice set's items come from 15 stems, so most rows have a sibling of their
-#: own stem (other numbers, other options) rewritten in B: the lens marks those.
-FALSE = {"math": 0.05, "code": 0.05, "choice": 1.0}
+#: multiple-choice set's items come from 15 stems, so many rows have a sibling of their
+#: own stem (other numbers, other options) rewritten in B: the lens marks a few.
+FALSE = {"math": 0.05, "code": 0.05, "choice": 0.1}
 
 
-def test_a_word_problem_with_other_names_and_numbers_is_not_its_rewrite():
+def test_a_word_problem_with_other_names_and_numbers_ranks_below_its_rewrite():
+    """The rewrite is the similar row; the sibling (the same sentences, other names,
+    numbers and nouns) scores 0.561 alone: marked at the default 0.5, not at 0.6 (a
+    limit, docs/method.md)."""
     item = ("Janet's ducks lay 16 eggs per day. She eats 3 for breakfast every morning and "
             "bakes muffins for her friends every day with 4. She sells the remainder at the "
             "farmers' market daily for $2 per fresh duck egg. How much in dollars does she "
@@ -115,7 +118,7 @@ def test_a_word_problem_with_other_names_and_numbers_is_not_its_rewrite():
     (score, b_row), = [x for x in lens([item] + others, [sibling, rewrite])[:1]]
     assert b_row == 1 and score >= REPHRASE_THRESHOLD
     alone = lens([item] + others, [sibling])[0]
-    assert alone is None or alone[0] < REPHRASE_THRESHOLD
+    assert alone is not None and alone[0] < score and round(alone[0], 3) == 0.561
 
 
 def test_renamed_identifiers_still_match():
@@ -189,7 +192,7 @@ def test_the_headline_names_the_rephrased_rows_not_flagged():
     result = run_check(a, [Row(1, "b1", rewrite)], Settings())
     assert (result.summary.flagged, result.summary.rephrased) == (0, 1)
     assert headline(result.summary).endswith(
-        " 1 more row looks rephrased from rows of the other file (similarity 0.6 or more): "
+        " 1 more row looks rephrased from rows of the other file (similarity 0.5 or more): "
         "it shares no 13-token sequence; review it.")
     off = run_check(a, [Row(1, "b1", rewrite)], Settings(rephrase=False))
     assert "rephrased" not in headline(off.summary)

@@ -30,12 +30,15 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   them into the same float in every engine), in [0, 1]; exactly 1 when the
   rows have the same terms in the same proportions.
 * **Candidates.** An A row's *key terms* are its :data:`KEY_TERMS` rarest
-  terms (fewest A rows first, then the longest, then in code-point order); a B row is a
+  terms (fewest A rows first, then the longest, then in code-point order),
+  of which those past the :data:`KEY_SHARED` rarest only when they are in at
+  most one A row in :data:`KEY_RARE` (at least in one); a B row is a
   candidate for it when it holds at least :data:`KEY_SHARED` of them (all of
   them when the row has fewer). A rewrite keeps an item's names, numbers and
-  rare words, so it shares them; a B row that shares no two of them is not
-  scored for that row. This is what makes the lens cheap: each B row looks up
-  its terms among A's key terms only and scores just the A rows it meets
+  rare words, so it shares them; a B row that shares fewer is not scored for
+  that row (nor is an item of the same template with other rare words). This
+  is what makes the lens cheap: each B row looks up its terms among A's key
+  terms only and scores just the A rows it meets
   often enough, exactly -- never every pair.
 * **Best row.** Per A row, the candidate B row with the highest similarity,
   the first in file B on a tie (none when no B row is a candidate). A row is
@@ -63,9 +66,11 @@ from dataclasses import dataclass
 #: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
 KEY_TERMS = 8
 KEY_SHARED = 3
+#: Past its KEY_SHARED rarest, a row's key term is in at most one A row in this many.
+KEY_RARE = 50
 #: A row is rephrased when its best similarity reaches this (chosen on the
 #: development pairs in tests/rephrase_data.py; docs/method.md).
-REPHRASE_THRESHOLD = 0.6
+REPHRASE_THRESHOLD = 0.5
 #: A number's idf counts this many times: a rewrite keeps the numbers, and they tell
 #: apart the items of one template (chosen on the development pairs, as the threshold).
 NUMBER_WEIGHT = 2
@@ -118,6 +123,7 @@ class SimilarIndex:
         idf = {t: _idf(rows, d, t) for t, d in df.items()}
         # every term's rank by rarity, once: a row's key terms are its lowest ranks
         rank = {t: r for r, t in enumerate(sorted(df, key=lambda t: (df[t], -len(t), t)))}
+        common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
         index = cls(idf, rows, [], [], {}, [])
         keys = index.keys
         for a, counts in enumerate(counted):
@@ -125,6 +131,7 @@ class SimilarIndex:
             index.vectors.append(vector)
             index.norms.append(sum([w * w for w in vector.values()]))
             rarest = sorted(counts, key=rank.__getitem__)[:KEY_TERMS]
+            rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
             index.needed.append(min(KEY_SHARED, len(rarest)))
             for t in rarest:
                 keys.setdefault(t, []).append(a)
