@@ -122,7 +122,8 @@ class SimilarIndex:
         rows = sum(1 for counts in counted if counts)
         idf = {t: _idf(rows, d, t) for t, d in df.items()}
         # every term's rank by rarity, once: a row's key terms are its lowest ranks
-        rank = {t: r for r, t in enumerate(sorted(df, key=lambda t: (df[t], -len(t), t)))}
+        by_rank = sorted(df, key=lambda t: (df[t], -len(t), t))
+        rank = {t: r for r, t in enumerate(by_rank)}
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
         index = cls(idf, rows, [], [], {}, [])
         keys = index.keys
@@ -130,7 +131,7 @@ class SimilarIndex:
             vector = index._weights(counts)
             index.vectors.append(vector)
             index.norms.append(sum([w * w for w in vector.values()]))
-            rarest = sorted(counts, key=rank.__getitem__)[:KEY_TERMS]
+            rarest = [by_rank[r] for r in sorted([rank[t] for t in counts])[:KEY_TERMS]]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
             index.needed.append(min(KEY_SHARED, len(rarest)))
             for t in rarest:
