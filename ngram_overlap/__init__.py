@@ -190,6 +190,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     from ngram_core.write.outputs import write_outputs
     from ngram_core.run.suite import check_suite, read_eval
 
+    remove_rephrased = bool(settings.pop("remove_rephrased", False))
     chosen = _settings(settings)
     named = dict(evals) if isinstance(evals, Mapping) else {
         (os.fspath(e) if isinstance(e, (str, os.PathLike)) else f"eval{i}"): e
@@ -199,7 +200,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
         for name, data in named.items():
             sets.append(read_eval(files.paths(data, name)[0], name)[0])
         b_paths = files.paths(train, "train")
-        suite = check_suite(sets, b_paths, chosen)
+        suite = check_suite(sets, b_paths, chosen, remove_rephrased=remove_rephrased)
         names = output_names(list(named), b_paths)
         folder = os.fspath(out) if out is not None else ""
         report = files.named(suite_report(suite, [os.path.join(folder, name) if folder else ""

@@ -198,3 +198,36 @@ def test_the_headline_names_the_rephrased_rows_not_flagged():
     assert "rephrased" not in headline(off.summary)
     assert run_check(a, [Row(1, "b1", rewrite)], Settings(rephrase_threshold=0.8)
                      ).summary.rephrased == 0
+
+
+def test_decontaminate_removes_the_rephrased_rows_when_asked(tmp_path):
+    import io
+    from ngram_core.decontaminate import main as decontaminate_main
+    item = ("Priya bakes 48 muffins for the school fair. She sells 3 of every 4 muffins at $2 "
+            "each and gives the rest to her neighbours. How much money does she make at the "
+            "fair?")
+    rewrite = ("Priya baked 48 muffins for the school fair. She sold 3 out of every 4 muffins "
+               "for $2 apiece and handed the remaining muffins to her neighbours. How much did "
+               "she earn at the fair?")
+    other = "Tomas has 12 marbles. He wins 7 more and loses 4. How many marbles does he have now?"
+    evals = tmp_path / "eval.jsonl"
+    evals.write_text("".join(json.dumps({"id": f"q{i}", "text": t}) + "\n"
+                             for i, t in enumerate([item, other], 1)))
+    train = tmp_path / "train.jsonl"
+    lines = [json.dumps({"id": f"t{i}", "text": t}) + "\n" for i, t in enumerate(
+        ["The weather was mild all week long in the valley.", rewrite,
+         "A recipe for bread needs flour, water, salt and yeast."], 1)]
+    train.write_text("".join(lines))
+    for flag, kept in (([], lines), (["--remove-rephrased"], [lines[0], lines[2]])):
+        out = tmp_path / ("out" + "".join(flag))
+        code = decontaminate_main(["--evals", str(evals), "--train", str(train), "--out",
+                                   str(out), "--json", *flag], io.StringIO(), io.StringIO())
+        assert code == 0
+        assert (out / "train.jsonl").read_text() == "".join(kept)
+        removed = [json.loads(line) for line in (out / "removed.jsonl").read_text().splitlines()]
+        if flag:
+            assert removed == [{"file": str(train), "row": 2, "causes": [
+                {"eval": str(evals), "row": 1, "id": "q1", "rule": "rephrased",
+                 "similarity": 0.757}]}]
+        else:
+            assert removed == []
