@@ -68,6 +68,7 @@ from typing import NamedTuple
 from .read.delimited import DELIMITERS
 from .method.index import N_DEFAULT, POSITION_CAP
 from .method.settings import SHORT_MIN_DEFAULT, Settings
+from .method.similar import REPHRASE_THRESHOLD
 from .method.tokenize import DEFAULT_LAYERS
 
 PROGRAM = "ngram-overlap"
@@ -204,6 +205,10 @@ def command_arguments(a_name: str, b_names: Sequence[str], settings: Settings,
         args += ["--tokenizer", settings.backend]
     for text in settings.leave_out:
         args += _option("--leave-out-text", text)
+    if not settings.rephrase:
+        args.append("--no-rephrase")
+    elif settings.rephrase_threshold != REPHRASE_THRESHOLD:
+        args += ["--rephrase-threshold", repr(settings.rephrase_threshold)]
     return args + _file_flags("a", a) + _file_flags("b", b)
 
 

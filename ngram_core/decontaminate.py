@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rows-csv", action="store_true",
                    help="also write each eval's rows CSV as DIR/<eval name>.rows.csv")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--remove-rephrased", action="store_true",
+                   help="also remove the training row most similar to each eval row the "
+                        "rephrase lens marks (removed.jsonl: rule rephrased, similarity)")
     add_matching_flags(p)
     add_reading_flags(p, "every eval", "every training file")
     add_engine_flags(p)
@@ -139,12 +142,14 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
 
                 def on(executor: Executor) -> tuple[SuiteResult, list[list[str]]]:
                     done = check_suite(evals, train_paths, settings, **options,
-                                       executor=executor)
+                                       executor=executor,
+                                       remove_rephrased=args.remove_rephrased)
                     return done, write_pieces(executor, done, pieces_folder)
                 suite, pieces = on_cluster(on, scheduler=args.scheduler, workers=args.workers,
                                            connect_timeout=args.connect_timeout)
             else:
-                suite = check_suite(evals, train_paths, settings, **options)
+                suite = check_suite(evals, train_paths, settings, **options,
+                                    remove_rephrased=args.remove_rephrased)
             check_unchanged(stamps)
             bar.clear()
             for read in suite.results[0].b_reads:
@@ -289,6 +294,11 @@ def removed_lines(suite: SuiteResult) -> bytes:
         for cause in removal.causes:
             result = suite.results[cause.eval]
             a_row = result.a_rows[cause.a_row]
+            if cause.rule == "rephrased":
+                causes.append({"eval": shown(suite.eval_names[cause.eval]), "row": a_row.number,
+                               "id": a_row.id, "rule": "rephrased",
+                               "similarity": round(cause.similarity, 3)})
+                continue
             causes.append({"eval": shown(suite.eval_names[cause.eval]), "row": a_row.number,
                            "id": a_row.id, "chars": list(cause.b_chars)})
         entry["causes"] = causes

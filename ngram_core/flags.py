@@ -20,6 +20,7 @@ from .read.files import parse_size
 from .method.index import N_DEFAULT, N_MAX, N_MIN
 from .read.readers import FORMATS
 from .method.settings import SHORT_MIN_DEFAULT, Settings
+from .method.similar import REPHRASE_THRESHOLD
 from .table import TEXT_ROWS, ReadOptions
 from .method.tokenize import BACKENDS, DEFAULT_LAYERS, MODES
 
@@ -51,6 +52,12 @@ def add_matching_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-b-rows", type=int, metavar="K",
                    help="ignore n-grams found in more than K B rows (boilerplate); "
                         "default: keep all")
+    p.add_argument("--rephrase-threshold", type=float, default=REPHRASE_THRESHOLD, metavar="X",
+                   help=f"mark a row rephrased when the B row most similar in its words "
+                        f"reaches this similarity (0 to 1, default "
+                        f"{REPHRASE_THRESHOLD}); the rows CSV's last three columns")
+    p.add_argument("--no-rephrase", action="store_true",
+                   help="skip the rephrase lens (no similar rows)")
     p.add_argument("--tokenizer", choices=BACKENDS, default="re",
                    help="loose-mode matcher: re (standard library, as on the page) or "
                         "the regex package")
@@ -103,7 +110,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
     return Settings(n=args.n, mode=args.mode, layers=args.layers, threshold=args.threshold,
                     backend=args.tokenizer, short_min=args.short_min,
                     max_b_rows=args.max_b_rows, keep_template=args.keep_template,
-                    leave_out=tuple(leave_out + list(args.leave_out_text)))
+                    leave_out=tuple(leave_out + list(args.leave_out_text)),
+                    rephrase=not args.no_rephrase, rephrase_threshold=args.rephrase_threshold)
 
 
 def passages_in(path: str) -> list[str]:

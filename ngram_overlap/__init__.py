@@ -303,6 +303,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     from ngram_core.run.suite import check_suite, read_eval
 
     started = now()
+    remove_rephrased = bool(options.pop("remove_rephrased", False))
     chosen = Chosen(options)
     if not isinstance(evals, (str, os.PathLike)) and not isinstance(evals, Iterable):
         raise TypeError(f"evals: {kind_of(evals)} is no suite: give a dict of names "
@@ -334,7 +335,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
                                 b_id_field=chosen.b_id_field,
                                 b_options=chosen.read_options("b", all(p in files.names
                                                                        for p in b_paths)),
-                                on_progress=on_progress)
+                                on_progress=on_progress, remove_rephrased=remove_rephrased)
         report = files.named(suite_report(suite, [os.path.join(folder, name) if folder else ""
                                                   for name in names[2:]], started, now()))
         removed = [files.named(json.loads(line))

@@ -170,3 +170,96 @@ def order_fields(group, near_tie, name_rank):
         ordered.append(group[best])
         rest.remove(best)
     return ordered
+
+
+# --- the rephrase lens (#46), by plain loops over every pair ------------------------
+
+def lens_terms(text):
+    """The lens's terms, by walking the text: a run of ASCII letters is cut before an
+    upper-case letter that follows a lower-case one, and before the last of a run of
+    upper-case letters followed by a lower-case one; a run of other letters, a run of
+    digits and each CJK ideograph or kana are terms of their own; lower-cased."""
+    def kind(ch):
+        if "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u4dbf" or \
+                "\u4e00" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff":
+            return "cjk"
+        if ch.isascii() and ch.isalpha():
+            return "ascii"
+        if ch.isdecimal():
+            return "digit"
+        if ch.isalnum():             # a letter, or a digit that is not decimal (²)
+            return "letter"
+        return None
+    out, cur, cur_kind = [], "", None
+    for i, ch in enumerate(text):
+        k = kind(ch)
+        if cur and k == cur_kind and k in ("ascii", "digit", "letter"):
+            if k == "ascii":
+                prev = cur[-1]
+                nxt = text[i + 1] if i + 1 < len(text) else ""
+                if ch.isupper() and (prev.islower() or
+                                     (prev.isupper() and nxt.isascii() and nxt.islower())):
+                    out.append(cur)
+                    cur = ch
+                    continue
+            cur += ch
+            continue
+        if cur:
+            out.append(cur)
+        cur, cur_kind = (ch, k) if k else ("", None)
+        if k == "cjk":
+            out.append(cur)
+            cur, cur_kind = "", None
+    if cur:
+        out.append(cur)
+    return [t.lower() for t in out]
+
+
+def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
+    """Per A row, (similarity, B row) of its best candidate, or None: every pair scored
+    with the weights written out in full."""
+    import math
+    a_terms = [lens_terms(t) for t in a_texts]
+    rows = sum(1 for t in a_terms if t)
+    df = {}
+    for ts in a_terms:
+        for t in set(ts):
+            df[t] = df.get(t, 0) + 1
+
+    def idf(t):
+        plain = math.log((rows + 1) / (df.get(t, 0) + 1)) + 1
+        return plain * 2 if t[0] in "0123456789" or t[0].isdecimal() else plain
+
+    def weights(ts):
+        out = {}
+        for t in set(ts):
+            tf = ts.count(t)
+            x = scale * idf(t) if tf == 1 else scale * idf(t) * (1 + math.log(tf))
+            out[t] = int(x + 0.5)
+        return out
+
+    b_vectors = [weights(lens_terms(t)) for t in b_texts]
+    best = []
+    for ts in a_terms:
+        va = weights(ts)
+        keys = sorted(set(ts), key=lambda t: (df[t], -len(t), t))[:key_terms]
+        # past the key_shared rarest, only terms in at most one A row in 50 (at least 1)
+        keys = keys[:key_shared] + [t for t in keys[key_shared:] if df[t] <= max(1, rows // 50)]
+        need = min(key_shared, len(keys))
+        found = None
+        for b, vb in enumerate(b_vectors):
+            if not keys or sum(1 for t in keys if t in vb) < need:
+                continue
+            dot = sum(va[t] * vb[t] for t in va if t in vb)
+            norm_a = sum(w * w for w in va.values())
+            norm_b = sum(w * w for w in vb.values())
+            if not dot:
+                score = 0.0
+            elif dot * dot == norm_a * norm_b:      # in proportion: exactly 1
+                score = 1.0
+            else:
+                score = min(1.0, dot / (math.sqrt(norm_a) * math.sqrt(norm_b)))
+            if found is None or score > found[0]:
+                found = (score, b)
+        best.append(found)
+    return best

@@ -16,7 +16,7 @@ from conftest import EXAMPLES
 from ngram_core import Row, Settings, read_rows, run_check
 from ngram_core.method import match
 from ngram_core.cli import main
-from ngram_core.report.export import ROWS_CSV_COLUMNS
+from ngram_core.report.export import REPHRASE_COLUMNS, ROWS_CSV_COLUMNS
 from ngram_core.report.summary import headline
 from ngram_core.steps import run_steps
 from ngram_core.method.tokenize import Tokenizer, tokenize_rows
@@ -131,15 +131,16 @@ def test_rows_csv_has_every_row_of_the_worked_example(tmp_path):
     a, b = str(EXAMPLES / "test-set.json"), str(EXAMPLES / "training-corpus.json")
     assert run(a, b, "--rows-csv", str(tmp_path / "rows.csv"))[0] == 0
     table = list(csv.reader(io.StringIO((tmp_path / "rows.csv").read_text(), newline="")))
-    assert tuple(table[0]) == ROWS_CSV_COLUMNS
+    assert tuple(table[0]) == ROWS_CSV_COLUMNS + REPHRASE_COLUMNS
     assert table[1:] == [
         ["1", "a1", "checkable", "18", "13", "0.7222222222222222", "true", "13", "1", "1", "b1",
-         "", "", "", "", b],
+         "", "", "", "", b, "1", "0.783", "true"],
         ["2", "a2", "checkable", "40", "13", "0.325", "true", "13", "1", "2", "b2",
-         "", "", "", "", b],
-        ["3", "a3", "short", "10", "", "", "", "", "", "", "", "", "", "", "", ""],
+         "", "", "", "", b, "", "", "false"],
+        ["3", "a3", "short", "10", "", "", "", "", "", "", "", "", "", "", "", "",
+         "3", "0.326", "false"],
         ["4", "a4", "checkable", "25", "0", "0.0", "false", "0", "0", "", "", "", "", "", "",
-         ""],
+         "", "", "", "false"],
     ]
 
 

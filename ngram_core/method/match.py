@@ -79,6 +79,11 @@ class RowMatch:
     #: For a row read from several fields: its dirty tokens in each field, in
     #: the row's ``parts`` order (None: one field, or not checkable).
     field_dirty: tuple[int, ...] | None = None
+    #: The rephrase lens (:mod:`~ngram_core.method.similar`): the B row most similar
+    #: in its words and that similarity (None: no B row is a candidate, or the
+    #: lens did not run).
+    similar_b_row: int | None = None
+    similarity: float | None = None
 
     @property
     def share(self) -> float:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from .index import N_DEFAULT, N_MAX, N_MIN, POSITION_CAP
+from .similar import REPHRASE_THRESHOLD
 from .tokenize import DEFAULT_LAYERS, MODES, Tokenizer, parse_layers
 
 #: Short rows of at least this many tokens are tested for containment by default.
@@ -40,7 +41,9 @@ class Settings:
     rows share, left out by default, see :mod:`~ngram_core.method.template`) and
     leave_out (passages left out of matching as the template is, wherever they lie
     in A: a licence line, a stock phrase; see
-    :func:`~ngram_core.method.template.left_out`)."""
+    :func:`~ngram_core.method.template.left_out`), rephrase (run the rephrase lens,
+    :mod:`~ngram_core.method.similar`) and rephrase_threshold (a row is rephrased
+    when its best similarity reaches it, from 0 to 1)."""
     n: int = N_DEFAULT
     mode: str = "loose"
     layers: tuple[str, ...] = DEFAULT_LAYERS
@@ -51,6 +54,8 @@ class Settings:
     max_b_rows: int | None = None
     keep_template: bool = False
     leave_out: tuple[str, ...] = ()
+    rephrase: bool = True
+    rephrase_threshold: float = REPHRASE_THRESHOLD
 
     def __post_init__(self) -> None:
         n = self.n
@@ -79,6 +84,16 @@ class Settings:
             raise InputError("leave-out", f"must be a list of passages, not {self.leave_out!r}")
         object.__setattr__(self, "leave_out", tuple(dict.fromkeys(
             t.strip() for t in self.leave_out if t.strip())))
+        if not isinstance(self.rephrase, bool):
+            raise InputError("rephrase", f"must be true or false, not {self.rephrase!r}")
+        try:
+            rephrase_threshold = float(self.rephrase_threshold)
+        except (TypeError, ValueError):
+            rephrase_threshold = float("nan")
+        if not 0 <= rephrase_threshold <= 1:
+            raise InputError("rephrase-threshold", f"must be a similarity from 0 to 1, "
+                                                   f"not {self.rephrase_threshold!r}")
+        object.__setattr__(self, "rephrase_threshold", rephrase_threshold)
         if self.max_b_rows is not None and (not _whole(self.max_b_rows) or self.max_b_rows < 1):
             raise InputError("max-b-rows", f"must be a whole number, 1 or more, "
                                            f"not {self.max_b_rows!r}")

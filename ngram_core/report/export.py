@@ -31,6 +31,8 @@ CONTAINED_FIELD_COLUMN = "contained_field"
 ROWS_CSV_COLUMNS = ("a_row", "a_id", "status", "tokens", "dirty_tokens", "dirty_share",
                     "flagged", "longest_span", "windows", "b_row", "b_id", "duplicate_of",
                     "contained_in", "contained_b_start", "contained_b_end", "b_file")
+#: The every-row CSV's last columns when the rephrase lens ran.
+REPHRASE_COLUMNS = ("similar_b_row", "similarity", "rephrased")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NEEDS_QUOTES = re.compile('[,"\r\n]')
 
@@ -92,7 +94,8 @@ def csv_text(ordered: Iterable[RowMatch], a_rows: Sequence[Row], b_id: Callable[
 def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
                   b_id: Callable[[int], str], threshold: float,
                   b_files: RowFiles | None = None,
-                  definitions: Definitions | None = None) -> str:
+                  definitions: Definitions | None = None,
+                  rephrased: Callable[[RowMatch], bool] | None = None) -> str:
     """One line per A row in file order, blank, short and checkable alike
     (see ROWS_CSV_COLUMNS).
 
@@ -108,12 +111,17 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
     separated by ``|`` (``context|question``), and ``contained_field`` the
     field shorter than n tokens found whole in the B row ``contained_in``
     (empty when that is the whole row, or nothing is; the ``contained_`` cells
-    are then filled for a checkable row too).
+    are then filled for a checkable row too). With ``rephrased`` (the rephrase
+    lens ran; it says whether a row is rephrased), three last columns:
+    ``similar_b_row`` (1-based, as ``b_row``; empty when no B row is a
+    candidate), ``similarity`` (three decimals) and ``rephrased``
+    (``true``/``false``, from the unrounded similarity).
     """
     a_rows = list(a_rows)
     by_field = any(row.parts for row in a_rows)
     extra: tuple[str, ...] = DEFINITION_COLUMNS if definitions is not None else ()
     extra += (MATCHED_FIELDS_COLUMN, CONTAINED_FIELD_COLUMN) if by_field else ()
+    extra += REPHRASE_COLUMNS if rephrased is not None else ()
     lines = [csv_line(ROWS_CSV_COLUMNS + extra)]
     is_flagged_row = flag_rule(threshold)
     for m in matches:
@@ -132,8 +140,23 @@ def rows_csv_text(matches: Iterable[RowMatch], a_rows: Sequence[Row],
             _file_cell(b_files, file_row),
             *(definitions.cells(m.row) if definitions is not None else ()),
             *((matched_fields(a_rows[m.row], m),
-               neutralize(contained_field(a_rows[m.row], m))) if by_field else ()))))
+               neutralize(contained_field(a_rows[m.row], m))) if by_field else ()),
+            *(rephrase_cells(m, rephrased) if rephrased is not None else ()))))
     return "".join(lines)
+
+
+def rephrase_cells(m: RowMatch, rephrased: Callable[[RowMatch], bool]) -> tuple[object, ...]:
+    """The rephrase lens's three cells of a row::
+
+        >>> rephrase_cells(RowMatch(0, CHECKABLE, 9, similar_b_row=4, similarity=0.61234),
+        ...                lambda m: True)
+        (5, '0.612', 'true')
+        >>> rephrase_cells(RowMatch(0, CHECKABLE, 9), lambda m: False)
+        ('', '', 'false')
+    """
+    if m.similar_b_row is None or m.similarity is None:
+        return "", "", "false"
+    return m.similar_b_row + 1, f"{m.similarity:.3f}", "true" if rephrased(m) else "false"
 
 
 def matched_fields(row: Row, m: RowMatch) -> str:

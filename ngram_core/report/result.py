@@ -24,7 +24,7 @@ from ..steps import run_steps
 from ..table import RowFiles
 from ..method.match import RowMatch
 from ..table import Row
-from .summary import Summary, worst_first
+from .summary import Summary, rephrase_rule, worst_first
 from ..method.settings import Settings
 from ..method.tokenize import Tokenizer
 
@@ -65,7 +65,9 @@ class Report:
         """The CSV of every A row in file order, blank and short rows included (with
         the published definitions computed, a column more for each)."""
         return rows_csv_text(self.matches, self.a_rows, self.b_id, self.settings.threshold,
-                             self.b_files, self.definitions)
+                             self.b_files, self.definitions,
+                             rephrase_rule(self.settings) if self.settings.rephrase else None)
+
 
 
 def b_file_counts(result: Report, b_reads: Sequence[FileRead]

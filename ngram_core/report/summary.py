@@ -13,6 +13,7 @@ printed; the flagging rule compares exact ratios::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
@@ -49,6 +50,16 @@ def flag_rule(threshold: float) -> Callable[[RowMatch], bool]:
 
     return flagged
 
+
+
+def rephrase_rule(settings: Settings) -> Callable[[RowMatch], bool]:
+    """Whether a row is rephrased: its best similarity reaches the threshold
+    (compared unrounded; never when the lens is off)."""
+    threshold = settings.rephrase_threshold if settings.rephrase else math.inf
+
+    def rephrased(match: RowMatch) -> bool:
+        return match.similarity is not None and match.similarity >= threshold
+    return rephrased
 
 
 def worst_first(matches: Iterable[RowMatch]) -> list[RowMatch]:
@@ -165,6 +176,13 @@ class Summary:
     a_fields: list[str] = field(default_factory=list)
     b_fields: list[str] = field(default_factory=list)
     fields: list[FieldFigure] = field(default_factory=list)
+    #: The rephrase lens (:mod:`~ngram_core.method.similar`): the rows whose best
+    #: similarity reaches ``rephrase_threshold`` (None: the lens did not run), and
+    #: of those, the ones the n-gram test names in no way: not flagged, not a
+    #: duplicate, not contained
+    rephrased: int = 0
+    rephrased_unflagged: int = 0
+    rephrase_threshold: float | None = None
 
     @property
     def flagged_share(self) -> float:
@@ -192,8 +210,14 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
     ``a_rows`` (and their tokens' ``part_ends``), A's figures per field."""
     checkable = flagged = short = blank = duplicates = duplicates_short = tokens = dirty = 0
     contained = contained_checkable = contained_unflagged = contained_fields = 0
+    rephrased = rephrased_unflagged = 0
     is_flagged_row = flag_rule(settings.threshold)
+    is_rephrased = rephrase_rule(settings)
     for m in matches:
+        if is_rephrased(m):
+            rephrased += 1
+            rephrased_unflagged += not (m.status == CHECKABLE and is_flagged_row(m)) and \
+                m.duplicate_of is None and m.contained_in is None
         status = m.status
         found_whole = m.contained_in is not None
         if status == CHECKABLE:
@@ -228,7 +252,9 @@ def summarize(matches: Sequence[RowMatch], settings: Settings, tokenizer: Tokeni
         template=[p.describe(fields_label(a_fields) or "text", template.rows_with_text)
                   for p in template.passages],
         left_out=list(settings.leave_out), left_out_rows=template.left_out_rows,
-        fields=field_figures(matches, a_rows, part_ends or {}, a_fields) if a_rows else [])
+        fields=field_figures(matches, a_rows, part_ends or {}, a_fields) if a_rows else [],
+        rephrased=rephrased, rephrased_unflagged=rephrased_unflagged,
+        rephrase_threshold=settings.rephrase_threshold if settings.rephrase else None)
 
 
 def percent(share: float) -> str:
@@ -280,7 +306,26 @@ def headline(s: Summary) -> str:
         if s.contained_unflagged:
             sentence += f" ({s.contained_unflagged:,} of them not flagged)"
         sentence += "."
-    return sentence
+    return sentence + rephrased_sentence(s)
+
+
+def rephrased_sentence(s: Summary) -> str:
+    """The rows the rephrase lens marks that are not flagged, in a sentence (or ``""``)::
+
+        >>> s = Summary(*[0] * 11, 13, "loose", "L1", 0.0, "re", "15", rephrased=3,
+        ...             rephrased_unflagged=2, rephrase_threshold=0.6)
+        >>> rephrased_sentence(s)
+        ' 2 more rows look rephrased from rows of the other file (similarity 0.6 or more): they share no 13-token sequence; review them.'
+    """
+    more = s.rephrased_unflagged
+    if not more or s.rephrase_threshold is None:
+        return ""
+    one = more == 1
+    why = (f"{'it shares' if one else 'they share'} no {s.n}-token sequence" if not s.threshold
+           else f"{'it is' if one else 'they are'} not flagged")
+    return (f" {more:,} more {'row looks' if one else 'rows look'} rephrased from rows of the "
+            f"other file (similarity {number(s.rephrase_threshold)} or more): {why}; "
+            f"review {'it' if one else 'them'}.")
 
 
 def settings_line(a_name: str, b_name: str, s: Summary, description: str) -> str:

@@ -27,6 +27,7 @@ from ..table import Row
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
+from ..method.similar import SimilarIndex, set_similar
 from ..method.template import NO_TEMPLATE, Template, find_template_steps, left_out
 from ..steps import relabel, run_steps, stage_fraction
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
@@ -48,10 +49,11 @@ class Progress:
 
 
 #: The single-machine stages, in order, and the Dask engine's one stage.
-STAGES = ("tokenize A", "tokenize B", "index B", "match A", "short rows", "offsets", "stream B")
-_STAGE_SPAN = {"tokenize A": (0.0, 0.15), "tokenize B": (0.15, 0.2), "index B": (0.35, 0.3),
-               "match A": (0.65, 0.25), "short rows": (0.9, 0.05), "offsets": (0.95, 0.05),
-               "stream B": (0.0, 1.0)}
+STAGES = ("tokenize A", "tokenize B", "index B", "rephrase", "match A", "short rows",
+          "offsets", "stream B")
+_STAGE_SPAN = {"tokenize A": (0.0, 0.15), "tokenize B": (0.15, 0.15), "index B": (0.3, 0.25),
+               "rephrase": (0.55, 0.15), "match A": (0.7, 0.15), "short rows": (0.85, 0.05),
+               "offsets": (0.9, 0.1), "stream B": (0.0, 1.0)}
 
 
 @dataclass
@@ -104,6 +106,9 @@ class CheckCache:
         self.shared: set | None = None           # B's capped and ignored windows A holds
         self.template: Template = NO_TEMPLATE
         self.template_rule: tuple | None = None  # (n, keep_template) the template used
+        #: the rephrase lens's best B rows, for these A and B rows (None: not run)
+        self.similar: dict[int, tuple[float, int]] | None = None
+        self.similar_rows: tuple[Sequence[Row], Sequence[Row]] | None = None
 
     def tokenizer_for(self, settings: Settings) -> Tokenizer:
         rules = (settings.mode, settings.layers, settings.backend)
@@ -145,6 +150,12 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
         index = cache.index = yield from _stage(
             "index B", len(b.ids), build_index_steps(b, *settings.index_rules))
         cache.matches = None
+    if settings.rephrase and (cache.similar is None or cache.similar_rows is None or
+                              cache.similar_rows[0] is not a_rows or
+                              cache.similar_rows[1] is not b_rows):
+        cache.similar = yield from _stage("rephrase", len(b_rows),
+                                          similar_steps(a_rows, b_rows))
+        cache.similar_rows = (a_rows, b_rows)
     template_rule = (settings.n, settings.keep_template, settings.leave_out)
     if cache.matches is None or cache.short_min != settings.short_min or \
             cache.template_rule != template_rule:
@@ -168,6 +179,7 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
                                          shared_with_steps(keys, a, settings.n))
         cache.matches, cache.short_min = matches, settings.short_min
     matches, shared = cache.matches, cache.shared or set()
+    set_similar(matches, cache.similar if settings.rephrase else None)
     yield Progress("offsets", len(matches), len(matches))
     ignored = [(rows, key) for rows, key in index.ignored if key in shared]
     summary = summarize(matches, settings, tokenizer, b_rows=len(b_rows),
@@ -178,6 +190,18 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
                        b_rows=b_rows, a=a, b=b, index=index,
                        most_repeated=ignored[:MOST_REPEATED_KEPT], template=cache.template,
                        b_files=b_files)
+
+
+def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row], every: int = 256
+                  ) -> Generator[int, None, dict[int, tuple[float, int]]]:
+    """The rephrase lens over B's rows in memory, ``every`` rows a step (yields the
+    B rows done): A row -> (similarity, B row)."""
+    index = SimilarIndex.of([row.text for row in a_rows])
+    best: dict[int, tuple[float, int]] = {}
+    for first in range(0, len(b_rows), every):
+        index.fold([row.text for row in b_rows[first:first + every]], first, best)
+        yield min(first + every, len(b_rows))
+    return best
 
 
 def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),

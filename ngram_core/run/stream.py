@@ -73,6 +73,7 @@ from ..table import ReadOptions, Reading, Row, Table
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
+from ..method.similar import SimilarIndex, merge_best
 from ..steps import run_steps
 from ..method.template import NO_TEMPLATE, Template, template_for
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows
@@ -330,6 +331,7 @@ class AIndex:
     bits: WindowBits                   # A's windows hashed: B's first pass (window_filter)
     prefix_bits: WindowBits | None     # the short rows' prefixes hashed (None: no short row)
     pieces: list[ShortPiece]           # what the numbers in short_rows stand for
+    similar: SimilarIndex | None = None   # the rephrase lens's A (None: the lens is off)
 
     #: the tokenizer of each thread, made on first use (never pickled)
     _tokenizers: dict[int, Tokenizer] = field(default_factory=dict, init=False, repr=False,
@@ -398,7 +400,8 @@ def index_a(a_rows: list[Row], settings: Settings, tokenizer: Tokenizer | None =
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
                                 rows_by_tokens, settings.short_min, short_rows,
                                 WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits,
-                                pieces)
+                                pieces, SimilarIndex.of([row.text for row in a_rows])
+                                if settings.rephrase else None)
 
 
 class DefinitionFindings(NamedTuple):
@@ -510,6 +513,8 @@ class PartitionResult:
     best: dict[int, BestSpan] = field(default_factory=dict)
     dups: dict[int, RowAt] = field(default_factory=dict)
     contained: dict[int, Contained] = field(default_factory=dict)
+    #: the rephrase lens: A row -> (similarity, B row in the partition), the best
+    similar: dict[int, tuple[float, int]] = field(default_factory=dict)
     #: occurrences in this partition of each window of A, in file order
     seen: dict[bytes, int] = field(default_factory=dict)
     #: whether the walk knew the occurrences before this partition (see walk_partition)
@@ -639,6 +644,8 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
         else:
             span[0], span[1] = min(span[0], first), max(span[1], end)
 
+    if index.similar is not None:
+        index.similar.fold([row.text for row in rows], out.rows, out.similar)
     tokenizer = index.tokenizer()
     if tokenized is None:
         tokenized = piece_tokens(rows, tokenizer, index.n, index.bits, index.prefix_bits)
@@ -761,6 +768,8 @@ class Combined:
     best: dict[int, BestSpan] = field(default_factory=dict)
     dups: dict[int, RowAt] = field(default_factory=dict)
     contained: dict[int, Contained] = field(default_factory=dict)
+    #: the rephrase lens: A row -> (similarity, partition, B row in it), the best
+    similar: dict[int, tuple[float, int, int]] = field(default_factory=dict)
 
     def add(self, partial: PartitionResult, best: bool = True) -> Combined:
         """Fold in a partial (its spans too, unless ``best`` is False: see
@@ -775,6 +784,7 @@ class Combined:
         for piece, found in partial.contained.items():
             if piece not in self.contained or found < self.contained[piece]:
                 self.contained[piece] = found
+        merge_best(self.similar, partial.similar, partial.partition)
         return self
 
     def add_best(self, partial: PartitionResult) -> None:
@@ -878,6 +888,9 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
             set_contained(m, pieces[contained[r]], first_row[found.at.partition] + found.at.b_row,
                           found.b_start)
             m.contained_chars = found.b_chars
+        if r in total.similar:
+            m.similarity, partition, b_row = total.similar[r]
+            m.similar_b_row = first_row[partition] + b_row
         if m.status == CHECKABLE and r in starts_by_row:
             row_starts = starts_by_row[r]
             m.windows = len(row_starts)
@@ -997,7 +1010,7 @@ def part_bytes(part: Partition) -> int:
 def _kept(partial: PartitionResult) -> PartitionResult:
     """What the client keeps of a partial once its starts, duplicates and contained
     rows are folded in: its spans and counts."""
-    return replace(partial, starts=set(), dups={}, contained={})
+    return replace(partial, starts=set(), dups={}, contained={}, similar={})
 
 
 def _b_files(reads: dict[int, FileRead], walked, n: int

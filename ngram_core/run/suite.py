@@ -20,6 +20,7 @@ finds anything under the same settings.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -34,7 +35,9 @@ from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Parti
                      piece_tokens, plan_partitions,
                      walk_partition, walk_rows)
 from ..method.tokenize import TokenizedRows
+from ..method.match import RowMatch
 from ..method.settings import Settings
+from ..report.summary import rephrase_rule
 from ..table import ReadOptions, Reading, Row
 from ..method.template import Template, template_for
 from ..steps import StepGenerator, run_steps
@@ -66,10 +69,14 @@ def read_eval(path: str, name: str | None = None, fields: list[str] | None = Non
 class Cause(NamedTuple):
     """Why a training row is removed: an eval (its index in the suite), its row
     (0-based in the eval) and the ``[start, end)`` characters of the training row
-    from the first to the last token they share."""
+    from the first to the last token they share; or, ``rule`` ``"rephrased"``
+    (``--remove-rephrased``), the eval row's similar row by the rephrase lens, at
+    ``similarity`` (``b_chars`` then ``(0, 0)``)."""
     eval: int
     a_row: int
     b_chars: tuple[int, int]
+    rule: str = "ngram"
+    similarity: float = 0.0
 
 
 class Removal(NamedTuple):
@@ -260,12 +267,57 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
                 b_options: ReadOptions = ReadOptions(role="b"),
                 blocksize: int = DEFAULT_BLOCKSIZE,
                 on_progress: Callable[[Progress], object] | None = None,
-                executor: Executor | None = None, marks: bool = True) -> SuiteResult:
-    """Every eval checked against B, B streamed once (see the module's contract)."""
+                executor: Executor | None = None, marks: bool = True,
+                remove_rephrased: bool = False) -> SuiteResult:
+    """Every eval checked against B, B streamed once (see the module's contract); with
+    ``remove_rephrased``, the similar row of every eval row the rephrase lens marks
+    is removed too (:func:`with_rephrased`)."""
     steps = check_suite_steps(evals, b_paths, settings, b_fields=b_fields,
                               b_id_field=b_id_field, b_options=b_options, blocksize=blocksize,
                               executor=executor, marks=marks)
-    return run_steps(steps, on_progress)
+    suite = run_steps(steps, on_progress)
+    return with_rephrased(suite) if remove_rephrased else suite
+
+
+def with_rephrased(suite: SuiteResult) -> SuiteResult:
+    """The suite with the training rows the rephrase lens names removed too: for each
+    eval row marked rephrased, its similar row (a cause more where the row is removed
+    already), in file order::
+
+        >>> from ngram_core.method.match import RowMatch
+        >>> r = RowMatch(0, "checkable", 20, similar_b_row=4, similarity=0.75)
+        >>> _rephrased_removals([[r]], (0, 3), lambda m: True)
+        {(1, 2): [Cause(eval=0, a_row=0, b_chars=(0, 0), rule='rephrased', similarity=0.75)]}
+    """
+    b_files = suite.results[0].b_files if suite.results else None
+    if b_files is None:
+        return suite
+    found = _rephrased_removals([result.matches for result in suite.results],
+                                b_files.starts, rephrase_rule(suite.results[0].settings))
+    if not found:
+        return suite
+    removals = {(r.file_index, r.row): r for r in suite.removals}
+    for key, causes in found.items():
+        held = removals.get(key)
+        removals[key] = (Removal(*key, None, causes) if held is None else
+                         held._replace(causes=sorted(held.causes + causes)))
+    return replace(suite, removals=[removals[key] for key in sorted(removals)])
+
+
+def _rephrased_removals(matches: Sequence[Sequence[RowMatch]], starts: Sequence[int],
+                        rephrased: Callable[[RowMatch], bool]
+                        ) -> dict[tuple[int, int], list[Cause]]:
+    """(file index, row 1-based in it) -> the rephrase causes, from each eval's matches
+    and the first global row of each B file."""
+    out: dict[tuple[int, int], list[Cause]] = {}
+    for e, eval_matches in enumerate(matches):
+        for m in eval_matches:
+            if m.similar_b_row is None or m.similarity is None or not rephrased(m):
+                continue
+            file_index = bisect_right(starts, m.similar_b_row) - 1
+            key = (file_index, m.similar_b_row - starts[file_index] + 1)
+            out.setdefault(key, []).append(Cause(e, m.row, (0, 0), "rephrased", m.similarity))
+    return out
 
 
 def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Settings, *,

@@ -1,0 +1,130 @@
+"""The rephrase lens (#46): its precision and recall on our own development pairs, and
+its added cost at 2 MB x 2 MB.
+
+Run from the repository root::
+
+    .venv/bin/python -m benchmarks.bench_rephrase           # both tables
+    .venv/bin/python -m benchmarks.bench_rephrase --quality # the development table only
+
+Stdout is a header line and Markdown tables; progress goes to stderr.
+
+* **Quality.** ``tests/rephrase_data.py`` builds test items of three styles (math
+  word problems, multiple-choice questions, function stubs), rewrites every other
+  one by a rule (synonyms, reordered sentences or options, another frame, renamed
+  identifiers, or all of them at once) and hides the rewrites among hard negatives
+  (items of the same style). A row counts as found when the lens marks it
+  (similarity at the default threshold) with its own rewrite as its similar row;
+  *negatives marked* is the share of the A rows whose rewrite is not in B that
+  are marked anyway. Two kinds of negatives: from the style's other templates
+  (the usual case), and from every template (A's items with other names and
+  numbers: the hardest there are).
+* **Cost.** ``run_check`` on the generated 2 MB x 2 MB pair of ``bench_core``
+  (defaults: n = 13), with the lens and with ``rephrase=False``: the median of 5
+  runs each, alternating; the lens's share is the difference over the time
+  without it. Then the streamed path on the same pair written as JSONL (a
+  partition per MiB), with and without the lens: B's rate in MB/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from benchmarks.corpus import make_pair, to_jsonl  # noqa: E402
+from ngram_core import Settings, read_rows, run_check  # noqa: E402
+from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex  # noqa: E402
+from ngram_core.read.files import load_rows_by_file  # noqa: E402
+from ngram_core.run.distributed import check_distributed  # noqa: E402
+from rephrase_data import KINDS, dev_set  # noqa: E402
+
+SIZES = {"math": (200, 600), "choice": (150, 300), "code": (50, 100)}
+
+
+def quality(threshold: float = REPHRASE_THRESHOLD) -> str:
+    lines = [f"| style | rewrite | negatives from | precision | recall | F1 | "
+             f"negatives marked |", "|---|---|---|---|---|---|---|"]
+    for same in (False, True):
+        for style, kinds in KINDS.items():
+            for kind in kinds:
+                print(f"quality: {style} {kind} same={same}", file=sys.stderr)
+                a, b, truth = dev_set(style, kind, *SIZES[style], same_template=same)
+                best: dict[int, tuple[float, int]] = {}
+                SimilarIndex.of(a).fold(b, 0, best)
+                marked = {i for i, (score, _) in best.items() if score >= threshold}
+                right = {i for i in marked if truth.get(i) == best[i][1]}
+                precision = len(right) / len(marked) if marked else 1.0
+                recall = len(right) / len(truth)
+                f1 = 2 * len(right) / (len(marked) + len(truth))
+                others = [i for i in range(len(a)) if i not in truth]
+                false = sum(1 for i in others if i in marked) / len(others)
+                lines.append(f"| {style} | {kind} | {'every' if same else 'other'} template | "
+                             f"{precision:.3f} | {recall:.3f} | {f1:.3f} | {false:.1%} |")
+    return "\n".join(lines)
+
+
+def _median_time(work, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cost(runs: int = 5) -> str:
+    a_text, b_text = make_pair(2 * 2**20, 2 * 2**20)
+    a_bytes, b_bytes = to_jsonl(a_text, "a"), to_jsonl(b_text, "b")
+    a_rows, b_rows = read_rows(a_bytes, "a.jsonl"), read_rows(b_bytes, "b.jsonl")
+    with_lens, without = [], []
+    for _ in range(runs):
+        print("cost: indexed", file=sys.stderr)
+        with_lens.append(_median_time(lambda: run_check(a_rows, b_rows, Settings()), 1))
+        without.append(_median_time(
+            lambda: run_check(a_rows, b_rows, Settings(rephrase=False)), 1))
+    print(f"cost: {len(a_rows)} A rows, {len(b_rows)} B rows", file=sys.stderr)
+    on, off = statistics.median(with_lens), statistics.median(without)
+    lines = ["| 2 MB x 2 MB | without the lens (s) | with it (s) | added |",
+             "|---|---|---|---|",
+             f"| indexed (`run_check`, the page's path) | {off:.3f} | {on:.3f} | "
+             f"{(on - off) / off:+.0%} |"]
+    with tempfile.TemporaryDirectory() as tmp:
+        a_path, b_path = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+        a_path.write_bytes(a_bytes)
+        b_path.write_bytes(b_bytes)
+        rows, _, _ = load_rows_by_file([str(a_path)], None)
+        size = os.path.getsize(b_path) / 1e6
+        streamed = {}
+        for lens in (False, True):
+            print(f"cost: streamed lens={lens}", file=sys.stderr)
+            streamed[lens] = _median_time(lambda: check_distributed(
+                None, rows, [str(b_path)], Settings(rephrase=lens), blocksize=2**20), runs)
+        lines.append(f"| streamed (B's rate, MB/s) | {size / streamed[False]:.2f} | "
+                     f"{size / streamed[True]:.2f} | "
+                     f"{streamed[False] / streamed[True] - 1:+.0%} rate |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--quality", action="store_true", help="the development table only")
+    p.add_argument("--runs", type=int, default=5)
+    args = p.parse_args()
+    print(f"{datetime.date.today()} · {platform.machine()} · {os.cpu_count()} cores · "
+          f"Python {platform.python_version()} · threshold {REPHRASE_THRESHOLD}\n")
+    print(quality())
+    if not args.quality:
+        print()
+        print(cost(args.runs))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+r"""The rephrase lens: for each A row, the B row most similar in its words.
+
+An n-gram test misses a test item rewritten in other words: no 13 tokens
+survive a rewrite, but the item's rare words, names and numbers do. This
+lens scores every pair of rows by a weighted cosine of their words and
+keeps, per A row, the best B row.
+
+Contract (one definition for the page, the command, streamed or not, and Dask):
+
+* **Terms.** A row's terms are its runs of ASCII letters split where a word's
+  case turns (``camelCase`` -> ``camel``, ``case``; ``HTTPServer`` ->
+  ``http``, ``server``), runs of other letters, runs of digits, and each CJK
+  ideograph or kana alone; everything else (punctuation, ``_``, spaces)
+  separates; terms are lower-cased. So ``has_close_elements`` and
+  ``hasCloseElements`` both give ``has``, ``close``, ``elements``, and
+  ``$2.50`` gives ``2``, ``50``. The n-gram settings (mode, layers) do not
+  apply: the lens reads the row text the same way whatever they are.
+* **Weights, from A alone.** With N the non-blank rows of A and ``df(t)`` the
+  A rows holding term t, ``idf(t) = ln((N + 1) / (df(t) + 1)) + 1`` (a term
+  A lacks has ``df = 0``). A term occurring ``tf`` times in a row weighs
+  ``round(1000 * idf(t) * (1 + ln tf))``, a whole number, twice that for a
+  term of digits (:data:`NUMBER_WEIGHT`: a rewrite keeps an item's numbers,
+  and they tell apart two items of one template); so weights never
+  depend on B, the same B row weighs the same wherever it is read, and memory
+  on the streamed path is set by A. Stop words are in most rows, so they
+  weigh least; a name or number in few rows weighs most.
+* **Score.** ``similarity(a, b) = dot(a, b) / sqrt(|a|^2 * |b|^2)`` over the
+  whole-number weights (the dot product and squared norms are exact
+  integers, and the one formula ``dot / (sqrt(|a|^2) * sqrt(|b|^2))`` turns
+  them into the same float in every engine), in [0, 1]; exactly 1 when the
+  rows have the same terms in the same proportions.
+* **Candidates.** An A row's *key terms* are its :data:`KEY_TERMS` rarest
+  terms (fewest A rows first, then the longest, then in code-point order),
+  of which those past the :data:`KEY_SHARED` rarest only when they are in at
+  most one A row in :data:`KEY_RARE` (at least in one); a B row is a
+  candidate for it when it holds at least :data:`KEY_SHARED` of them (all of
+  them when the row has fewer). A rewrite keeps an item's names, numbers and
+  rare words, so it shares them; a B row that shares fewer is not scored for
+  that row (nor is an item of the same template with other rare words). This
+  is what makes the lens cheap: each B row looks up its terms among A's key
+  terms only and scores just the A rows it meets
+  often enough, exactly -- never every pair.
+* **Best row.** Per A row, the candidate B row with the highest similarity,
+  the first in file B on a tie (none when no B row is a candidate). A row is
+  *rephrased* when that similarity reaches the threshold
+  (:data:`REPHRASE_THRESHOLD` by default), whether or not it shares an
+  n-gram.
+
+    >>> index = SimilarIndex.of(["Janet has 16 ducks.", "The sky is blue today."])
+    >>> best = {}
+    >>> index.fold(["Janet owns sixteen ducks, 16 of them.", "sky blue"], 0, best)
+    >>> {a: (round(score, 3), b) for a, (score, b) in sorted(best.items())}
+    {0: (0.587, 0), 1: (0.632, 1)}
+    >>> terms("parseHTTPResponse(max_len=2)")
+    ['parse', 'http', 'response', 'max', 'len', '2']
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+#: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
+KEY_TERMS = 8
+KEY_SHARED = 3
+#: Past its KEY_SHARED rarest, a row's key term is in at most one A row in this many.
+KEY_RARE = 50
+#: A row is rephrased when its best similarity reaches this (chosen on the
+#: development pairs in tests/rephrase_data.py; docs/method.md).
+REPHRASE_THRESHOLD = 0.5
+#: A number's idf counts this many times: a rewrite keeps the numbers, and they tell
+#: apart the items of one template (chosen on the development pairs, as the threshold).
+NUMBER_WEIGHT = 2
+#: Weights are whole numbers: idf scaled by this, rounded.
+SCALE = 1000
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TERM = re.compile(rf"[{_CJK}]|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+"
+                   rf"|[^\W\d_A-Za-z{_CJK}]+")
+
+
+def terms(text: str) -> list[str]:
+    """A row's terms, in order (see the module docstring). Lower-cased at once, joined
+    by spaces: no term holds a space, and a space stops every rule of ``str.lower``
+    that looks at the letters around one (the Greek final sigma), so each term is
+    lower-cased as if alone."""
+    found = _TERM.findall(text)
+    return " ".join(found).lower().split(" ") if found else []
+
+
+def _idf(rows: int, df: int, term: str) -> float:
+    """The idf of a term in ``df`` of A's ``rows`` (a number's counts NUMBER_WEIGHT times)."""
+    idf = math.log((rows + 1) / (df + 1)) + 1
+    return idf * NUMBER_WEIGHT if term[0].isdecimal() else idf
+
+
+def _weight(idf: float, tf: int) -> int:
+    if tf == 1:
+        return int(SCALE * idf + 0.5)
+    return int(SCALE * idf * (1 + math.log(tf)) + 0.5)
+
+
+@dataclass
+class SimilarIndex:
+    """A's rows weighed, and their key terms indexed (built by :meth:`of`)."""
+    idf: dict[str, float]               # A's terms -> idf
+    rows: int                           # A's rows with a term
+    vectors: list[dict[str, int]]       # A row -> term -> weight ({} for no terms)
+    norms: list[int]                    # A row -> its squared norm
+    keys: dict[str, list[int]]          # key term -> the A rows it is a key term of
+    needed: list[int]                   # A row -> key terms a candidate must hold
+
+    @classmethod
+    def of(cls, a_texts: Sequence[str]) -> SimilarIndex:
+        counted = [Counter(terms(text)) for text in a_texts]
+        df: Counter[str] = Counter()
+        for counts in counted:
+            df.update(counts.keys())
+        rows = sum(1 for counts in counted if counts)
+        idf = {t: _idf(rows, d, t) for t, d in df.items()}
+        # every term's rank by rarity, once: a row's key terms are its lowest ranks
+        by_rank = sorted(df, key=lambda t: (df[t], -len(t), t))
+        rank = {t: r for r, t in enumerate(by_rank)}
+        common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
+        index = cls(idf, rows, [], [], {}, [])
+        keys = index.keys
+        for a, counts in enumerate(counted):
+            vector = index._weights(counts)
+            index.vectors.append(vector)
+            index.norms.append(sum([w * w for w in vector.values()]))
+            rarest = [by_rank[r] for r in sorted([rank[t] for t in counts])[:KEY_TERMS]]
+            rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
+            index.needed.append(min(KEY_SHARED, len(rarest)))
+            for t in rarest:
+                keys.setdefault(t, []).append(a)
+        return index
+
+    def vector(self, text: str) -> dict[str, int]:
+        """A B row's weights (A's idf; a term A lacks weighs the most)."""
+        return self._weights(Counter(terms(text)))
+
+    def _weights(self, counts: Mapping[str, int]) -> dict[str, int]:
+        """The weights of a row's term counts (its terms A lacks weigh the most)."""
+        once = self._once
+        out = {t: once.get(t, self._unseen_word) for t in counts}     # each as if once
+        for t in [t for t in counts if t not in once]:
+            if t[0].isdecimal():
+                out[t] = self._unseen_number
+        if len(counts) != sum(counts.values()):
+            idf, rows = self.idf, self.rows
+            for t, tf in counts.items():
+                if tf > 1:
+                    out[t] = _weight(idf[t] if t in idf else _idf(rows, 0, t), tf)
+        return out
+
+    def __post_init__(self) -> None:
+        self._once = {t: _weight(idf, 1) for t, idf in self.idf.items()}
+        self._unseen_word = _weight(_idf(self.rows, 0, "a"), 1)
+        self._unseen_number = _weight(_idf(self.rows, 0, "0"), 1)
+
+    def scores(self, text: str) -> dict[int, float]:
+        """The similarity of a B row to each A row it is a candidate for."""
+        counts = Counter(terms(text))
+        keys = self.keys
+        held: dict[int, int] = {}
+        for t in counts.keys() & keys.keys():
+            for a in keys[t]:
+                held[a] = held.get(a, 0) + 1
+        needed = self.needed
+        met = [a for a, count in held.items() if count >= needed[a]]
+        if not met:
+            return {}
+        vector = self._weights(counts)
+        norm = sum([w * w for w in vector.values()])
+        vectors, norms = self.vectors, self.norms
+        out = {}
+        for a in met:
+            va = vectors[a]
+            dot = sum([va[t] * vector[t] for t in va.keys() & vector.keys()])
+            out[a] = similarity(dot, norms[a], norm)
+        return out
+
+    def fold(self, b_texts: Iterable[str], first: int,
+             best: dict[int, tuple[float, int]]) -> None:
+        """Fold B rows numbered from ``first`` (in file order, after every row already
+        folded into ``best``) into ``best``: A row -> (similarity, B row), the
+        highest, the first B row on a tie."""
+        for b, text in enumerate(b_texts, first):
+            for a, score in self.scores(text).items():
+                held = best.get(a)
+                if held is None or score > held[0]:
+                    best[a] = (score, b)
+
+
+def key_terms(counts: Mapping[str, int], df: Mapping[str, int]) -> list[str]:
+    """A row's key terms: its KEY_TERMS rarest in A (fewest rows, then the longest, then
+    in code-point order)."""
+    return sorted(counts, key=lambda t: (df[t], -len(t), t))[:KEY_TERMS]
+
+
+def set_similar(matches: Sequence, best: dict[int, tuple[float, int]] | None) -> None:
+    """Put the best rows (A row -> (similarity, B row); None: the lens is off) on
+    the rows' matches (:class:`~ngram_core.method.match.RowMatch`)."""
+    for m in matches:
+        found = best.get(m.row) if best is not None else None
+        m.similarity, m.similar_b_row = found if found is not None else (None, None)
+
+
+def similarity(dot: int, norm_a: int, norm_b: int) -> float:
+    """The cosine from the whole-number dot product and squared norms, in [0, 1]:
+    exactly 1 when the weights are in proportion (Cauchy-Schwarz holds with
+    equality: ``dot ** 2 == norm_a * norm_b``), 0 when nothing is shared."""
+    if not dot:
+        return 0.0
+    if dot * dot >= norm_a * norm_b:
+        return 1.0
+    return min(1.0, dot / (math.sqrt(norm_a) * math.sqrt(norm_b)))
+
+
+def merge_best(into: dict[int, tuple[float, int, int]],
+               part: dict[int, tuple[float, int]], order: int) -> None:
+    """Fold a partition's best rows (B rows numbered within it) into ``into``:
+    A row -> (similarity, partition ``order``, B row); the highest wins, then the
+    earliest partition, then the earliest row (any fold order gives the same)."""
+    for a, (score, b) in part.items():
+        held = into.get(a)
+        if held is None or (-score, order, b) < (-held[0], held[1], held[2]):
+            into[a] = (score, order, b)

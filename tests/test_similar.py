@@ -1,0 +1,233 @@
+"""The rephrase lens (#46): against the every-pair reference, on each rewrite kind of
+the development data and its hard negatives, and the same from every engine."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import reference
+from rephrase_data import KINDS, dev_set, rewrite, _items
+from ngram_core import Row, Settings, run_check
+from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex, terms
+
+VOCAB = ["Janet", "ducks", "16", "eggs", "the", "a", "of", "sells", "$2", "market",
+         "hasCloseElements", "has_close_elements", "HTTPServer", "x1", "été", "日本",
+         "café", "numbers", "threshold", "Return", "_", "—"]
+texts = st.lists(st.lists(st.sampled_from(VOCAB), max_size=12).map(" ".join),
+                 min_size=1, max_size=8)
+
+
+def lens(a_texts, b_texts, chunk=None):
+    index = SimilarIndex.of(a_texts)
+    best: dict[int, tuple[float, int]] = {}
+    chunk = chunk or max(len(b_texts), 1)
+    for first in range(0, len(b_texts), chunk):
+        index.fold(b_texts[first:first + chunk], first, best)
+    return [best.get(a) for a in range(len(a_texts))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=30), max_size=6))
+def test_terms_match_the_reference_walk(rows):
+    for text in rows:
+        assert terms(text) == reference.lens_terms(text), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, texts, st.integers(1, 4))
+def test_best_row_and_similarity_match_every_pair(a_texts, b_texts, chunk):
+    got = lens(a_texts, b_texts, chunk)
+    assert got == reference.lens_best(a_texts, b_texts)
+    for found in got:
+        if found is not None:
+            assert 0.0 <= found[0] <= 1.0
+
+
+def test_same_terms_score_one_and_ties_go_to_the_first_b_row():
+    got = lens(["Janet sells 16 duck eggs"], ["eggs duck 16 sells Janet", "Janet sells 16 duck eggs"])
+    assert got == [(1.0, 0)]
+
+
+def test_identifiers_split_on_case_and_underscores():
+    assert terms("def hasCloseElements(numbers, max_len): HTTPServer") == \
+        ["def", "has", "close", "elements", "numbers", "max", "len", "http", "server"]
+    assert terms("has_close_elements") == terms("hasCloseElements")
+
+
+def marked(style, kind, threshold=REPHRASE_THRESHOLD):
+    a, b, truth = dev_set(style, kind, *SIZES[style])
+    best = lens(a, b)
+    found = {i for i, f in enumerate(best) if f is not None and f[0] >= threshold}
+    right = {i for i in found if i in truth and best[i][1] == truth[i]}
+    return a, truth, found, right
+
+
+SIZES = {"math": (120, 300), "choice": (120, 300), "code": (50, 100)}
+
+
+@pytest.mark.parametrize("style,kind", [(s, k) for s, kinds in KINDS.items() for k in kinds
+                                        if k != "all"])
+def test_each_rewrite_kind_is_found_and_hard_negatives_are_not(style, kind):
+    a, truth, found, right = marked(style, kind)
+    recall = len(right) / len(truth)
+    false = len(found - right) / (len(a) - len(truth))
+    assert recall >= RECALL[style, kind], (recall, false)
+    assert false <= FALSE[style], (recall, false)
+
+
+@pytest.mark.parametrize("style", ["math", "code"])
+def test_the_heaviest_rewrites_are_partly_found(style):
+    """Every rewrite of a kind at once: found for part of the rows only (docs/method.md)."""
+    a, truth, found, right = marked(style, "all")
+    assert len(right) / len(truth) >= 0.5 and len(found - right) / len(a) <= 0.05
+
+
+#: At the default threshold, on the development sets (docs/method.md has the table):
+#: the share of rewritten A rows whose rewrite is marked as their similar row...
+RECALL = {("math", "synonyms"): 0.95, ("math", "reorder"): 0.95, ("math", "template"): 0.95,
+          ("choice", "synonyms"): 0.95, ("choice", "reorder"): 0.95,
+          ("choice", "template"): 0.95, ("code", "synonyms"): 0.9, ("code", "rename"): 0.8,
+          ("code", "template"): 0.95}
+#: ... and the share of the other A rows marked (their rewrite is not in B). The
+#: multiple-choice set's items come from 15 stems, so many rows have a sibling of their
+#: own stem (other numbers, other options) rewritten in B: the lens marks a few.
+FALSE = {"math": 0.05, "code": 0.05, "choice": 0.1}
+
+
+def test_a_word_problem_with_other_names_and_numbers_ranks_below_its_rewrite():
+    """The rewrite is the similar row; the sibling (the same sentences, other names,
+    numbers and nouns) scores 0.561 alone: marked at the default 0.5, not at 0.6 (a
+    limit, docs/method.md)."""
+    item = ("Janet's ducks lay 16 eggs per day. She eats 3 for breakfast every morning and "
+            "bakes muffins for her friends every day with 4. She sells the remainder at the "
+            "farmers' market daily for $2 per fresh duck egg. How much in dollars does she "
+            "make every day at the farmers' market?")
+    rewrite = ("Every day, Janet's ducks produce 16 eggs. Each morning she has 3 of them for "
+               "breakfast, and she uses 4 to bake muffins for her friends. At the farmers' "
+               "market she sells whatever is left at $2 an egg. What are her daily earnings "
+               "in dollars?")
+    sibling = ("Marco's hens lay 22 eggs per day. He eats 2 for breakfast every morning and "
+               "bakes bread for his neighbours every day with 5. He sells the remainder at the "
+               "corner store daily for $3 per fresh hen egg. How much in dollars does he "
+               "make every day at the corner store?")
+    others = [math_text for math_text in _items("math", random.Random(7), 60)]
+    (score, b_row), = [x for x in lens([item] + others, [sibling, rewrite])[:1]]
+    assert b_row == 1 and score >= REPHRASE_THRESHOLD
+    alone = lens([item] + others, [sibling])[0]
+    assert alone is not None and alone[0] < score and round(alone[0], 3) == 0.561
+
+
+def test_renamed_identifiers_still_match():
+    a = ['def has_close_elements(numbers, threshold):\n    """Check if in given list of '
+         'numbers, are any two numbers closer to each other than given threshold.\n    '
+         '>>> has_close_elements([1.0, 2.8, 3.0, 4.0, 5.0, 2.0], 0.3)\n    True\n    """\n',
+         'def rolling_max(numbers):\n    """From a given list of integers, generate a list '
+         'of rolling maximum element found until given moment in the sequence.\n    >>> '
+         'rolling_max([1, 2, 3, 2, 3, 4, 2])\n    [1, 2, 3, 3, 3, 4, 4]\n    """\n']
+    b = ['def anyNearPair(values, eps):\n    """Check if in given list of values, are any two '
+         'values closer to each other than given eps.\n    >>> anyNearPair([1.0, 2.8, 3.0, '
+         '4.0, 5.0, 2.0], 0.3)\n    True\n    """\n']
+    (score, b_row), other = lens(a, b)
+    assert b_row == 0 and score >= REPHRASE_THRESHOLD and other is None
+
+
+@pytest.mark.parametrize("blocksize", [200, 1 << 20])
+def test_streamed_gives_the_indexed_columns(tmp_path, blocksize):
+    from ngram_core.read.files import fields_of, load_rows_by_file
+    from ngram_core.run.distributed import check_distributed
+    a_texts, b_texts, _ = dev_set("math", "all", 40, 60)
+    a_path, b_path = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a_path.write_text("".join(json.dumps({"text": t}) + "\n" for t in a_texts))
+    b_path.write_text("".join(json.dumps({"text": t}) + "\n" for t in b_texts + a_texts[:3]))
+    a_rows, _, _ = load_rows_by_file([str(a_path)], ["text"])
+    b_rows, b_files, b_reads = load_rows_by_file([str(b_path)], ["text"])
+    for s in (Settings(n=8), Settings(n=8, rephrase_threshold=0.45),
+              Settings(n=8, rephrase=False)):
+        indexed = run_check(a_rows, b_rows, s, b_files, fields=(["text"], fields_of(b_reads)))
+        streamed = check_distributed(None, a_rows, [str(b_path)], s, a_fields=["text"],
+                                     b_fields=["text"], blocksize=blocksize)
+        assert streamed.rows_csv() == indexed.rows_csv()
+        assert streamed.summary.as_dict() == indexed.summary.as_dict()
+        expected = [f and (f[0], f[1]) for f in lens(a_texts, b_texts + a_texts[:3])]
+        got = [m.similarity is not None and (m.similarity, m.similar_b_row)
+               for m in indexed.matches]
+        if s.rephrase:
+            assert got == [e if e is not None else False for e in expected]
+            assert indexed.summary.rephrased == sum(
+                1 for e in expected if e is not None and e[0] >= s.rephrase_threshold)
+            assert indexed.summary.rephrase_threshold == s.rephrase_threshold
+        else:
+            assert "similarity" not in indexed.rows_csv().splitlines()[0]
+            assert indexed.summary.rephrase_threshold is None
+
+
+def test_rows_csv_columns_trail_and_the_figure_is_unchanged():
+    a = [Row(1, "q1", "Janet sells 16 duck eggs at the market for $2 each, every day."),
+         Row(2, "q2", "")]
+    b = [Row(1, "t1", "Every day Janet sells duck eggs: 16 of them, $2 each, at the market.")]
+    on = run_check(a, b, Settings(n=5))
+    off = run_check(a, b, Settings(n=5, rephrase=False))
+    assert on.summary.flagged == off.summary.flagged and on.csv() == off.csv()
+    on_lines, off_lines = on.rows_csv().splitlines(), off.rows_csv().splitlines()
+    assert on_lines[0] == off_lines[0] + ",similar_b_row,similarity,rephrased"
+    assert on_lines[1].startswith(off_lines[1] + ",1,")
+    assert on_lines[1].endswith(",true") and on_lines[2] == off_lines[2] + ",,,false"
+    assert (on.summary.rephrased, on.summary.rephrased_unflagged) == (1, 1)
+
+
+def test_the_headline_names_the_rephrased_rows_not_flagged():
+    from ngram_core.report.summary import headline
+    item = ("Priya bakes 48 muffins for the school fair. She sells 3 of every 4 muffins at $2 "
+            "each and gives the rest to her neighbours. How much money does she make at the "
+            "fair?")
+    rewrite = ("Priya baked 48 muffins for the school fair. She sold 3 out of every 4 muffins "
+               "for $2 apiece and handed the remaining muffins to her neighbours. How much did "
+               "she earn at the fair?")
+    a = [Row(1, "a1", item), Row(2, "a2", "Tomas has 12 marbles. He wins 7 more and loses 4. "
+                                          "How many marbles does he have now?")]
+    result = run_check(a, [Row(1, "b1", rewrite)], Settings())
+    assert (result.summary.flagged, result.summary.rephrased) == (0, 1)
+    assert headline(result.summary).endswith(
+        " 1 more row looks rephrased from rows of the other file (similarity 0.5 or more): "
+        "it shares no 13-token sequence; review it.")
+    off = run_check(a, [Row(1, "b1", rewrite)], Settings(rephrase=False))
+    assert "rephrased" not in headline(off.summary)
+    assert run_check(a, [Row(1, "b1", rewrite)], Settings(rephrase_threshold=0.8)
+                     ).summary.rephrased == 0
+
+
+def test_decontaminate_removes_the_rephrased_rows_when_asked(tmp_path):
+    import io
+    from ngram_core.decontaminate import main as decontaminate_main
+    item = ("Priya bakes 48 muffins for the school fair. She sells 3 of every 4 muffins at $2 "
+            "each and gives the rest to her neighbours. How much money does she make at the "
+            "fair?")
+    rewrite = ("Priya baked 48 muffins for the school fair. She sold 3 out of every 4 muffins "
+               "for $2 apiece and handed the remaining muffins to her neighbours. How much did "
+               "she earn at the fair?")
+    other = "Tomas has 12 marbles. He wins 7 more and loses 4. How many marbles does he have now?"
+    evals = tmp_path / "eval.jsonl"
+    evals.write_text("".join(json.dumps({"id": f"q{i}", "text": t}) + "\n"
+                             for i, t in enumerate([item, other], 1)))
+    train = tmp_path / "train.jsonl"
+    lines = [json.dumps({"id": f"t{i}", "text": t}) + "\n" for i, t in enumerate(
+        ["The weather was mild all week long in the valley.", rewrite,
+         "A recipe for bread needs flour, water, salt and yeast."], 1)]
+    train.write_text("".join(lines))
+    for flag, kept in (([], lines), (["--remove-rephrased"], [lines[0], lines[2]])):
+        out = tmp_path / ("out" + "".join(flag))
+        code = decontaminate_main(["--evals", str(evals), "--train", str(train), "--out",
+                                   str(out), "--json", *flag], io.StringIO(), io.StringIO())
+        assert code == 0
+        assert (out / "train.jsonl").read_text() == "".join(kept)
+        removed = [json.loads(line) for line in (out / "removed.jsonl").read_text().splitlines()]
+        if flag:
+            assert removed == [{"file": str(train), "row": 2, "causes": [
+                {"eval": str(evals), "row": 1, "id": "q1", "rule": "rephrased",
+                 "similarity": 0.757}]}]
+        else:
+            assert removed == []
