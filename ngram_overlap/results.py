@@ -20,12 +20,13 @@ from ngram_core.report.summary import counted_table, flagged_figure, headline, p
 INT_COLUMNS = frozenset({"a_row", "tokens", "dirty_tokens", "longest_span", "windows",
                          "b_row", "duplicate_of", "contained_in", "contained_b_start",
                          "contained_b_end", "a_span_start", "a_span_end", "b_span_start",
-                         "b_span_end"})
+                         "b_span_end", "similar_b_row"})
 ALWAYS = frozenset({"a_row", "tokens", "a_id", "status"})
 #: The rows' columns that hold a share (from 0 to 1).
-FLOAT_COLUMNS = frozenset({"dirty_share", "llama2"})
+FLOAT_COLUMNS = frozenset({"dirty_share", "llama2", "similarity"})
 #: The rows' columns that hold true or false (absent where the row is not checked).
-BOOL_COLUMNS = frozenset({"flagged", *(n for n in DEFINITION_NAMES if n != "llama2")})
+BOOL_COLUMNS = frozenset({"flagged", "rephrased",
+                          *(n for n in DEFINITION_NAMES if n != "llama2")})
 #: The rows' text columns that are absent (None) where nothing applies.
 OPTIONAL_TEXT_COLUMNS = frozenset({"b_id", "b_file"})
 #: How many rows a display lists at most.
