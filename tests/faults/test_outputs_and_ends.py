@@ -50,6 +50,11 @@ def copy_of_b(tmp_path: Path) -> Path:
     (["--scheduler", "nonsense://", "--engine", "dask"], "--scheduler: is not a scheduler address"),
     (["--scheduler", "host:notaport", "--engine", "dask"],
      "--scheduler: is not a scheduler address"),
+    (["--dask-logs", "dask.log"], "--dask-logs: needs --engine dask"),
+    (["--dask-logs", B, "--engine", "dask"],
+     f"{B}: is an input of this run; --dask-logs never writes into an input"),
+    (["--dask-logs", "/no/such/folder/dask.log", "--engine", "dask"],
+     "/no/such/folder/dask.log: cannot be written: No such file or directory"),
 ])
 def test_a_bad_flag_is_one_line_before_any_work(tmp_path, flags, message):
     csv_path = tmp_path / "out.csv"
