@@ -224,6 +224,16 @@ def test_workers_killed_at_start_or_while_a_is_sent_end_right_or_in_one_line(
     the_runs_own_lines(err)
 
 
+def test_a_worker_killed_mid_run_leaves_nothing_of_dask_on_stderr(corpus, clean_seconds):
+    """Killed halfway through the clean run's time, with its nanny surely running: the
+    nanny restarts it and the scheduler moves its work, which Dask logs; none of it,
+    nor any traceback, reaches stderr."""
+    code, out, err, _ = run_and_hurt(corpus, signal.SIGKILL, clean_seconds / 2, 1,
+                                     timeout=clean_seconds + 120)
+    right_result_or_one_line(corpus, code, out, err)
+    the_runs_own_lines(err)
+
+
 def test_dask_logs_go_to_the_file_asked_for_never_to_stderr(corpus, clean_seconds, tmp_path):
     """A worker killed while A is sent: Dask's lines (the nanny restarting it) in the
     file of ``--dask-logs``, appended to what it held; stderr holds the run's own."""
