@@ -142,7 +142,8 @@ class OnDask:
             while pending:
                 limit = max(patience.allowed(), floor)
                 try:
-                    done, not_done = wait(pending, timeout=limit, return_when="FIRST_COMPLETED")
+                    done, not_done = wait(pending, timeout=limit,
+                                          return_when="FIRST_COMPLETED")
                 except TimeoutError:
                     raise Stalled(f"no partition finished in {limit:.0f} s") from None
                 now = time.monotonic()
@@ -381,19 +382,31 @@ def _connect(scheduler: str | None, workers: int | None, scratch: str, timeout: 
 def _workers_up(client: Any, cluster: Any, count: int) -> None:
     """``count`` workers started and registered: the first within :data:`STALL_SECONDS`,
     the rest within :data:`STALL_FACTOR` times the first's time (at least
-    :data:`MIN_STALL_SECONDS`), measured; else :class:`Stalled` (a worker frozen or
-    killed while it starts never registers)."""
+    :data:`MIN_STALL_SECONDS`), measured; else :class:`Stalled` (a worker frozen while
+    it starts never registers), at once for a worker that ended while it started."""
     began = time.monotonic()
     cluster.scale(count)
-    try:
-        client.wait_for_workers(1, timeout=STALL_SECONDS)
-    except TimeoutError:
-        raise Stalled(f"no worker started in {STALL_SECONDS:.0f} s") from None
+    _wait_for_workers(client, cluster, 1, STALL_SECONDS)
     allowed = Patience(STALL_SECONDS, time.monotonic() - began).allowed()
-    try:
-        client.wait_for_workers(count, timeout=allowed)
-    except TimeoutError:
-        raise Stalled(f"{count} workers did not start in {allowed:.0f} s") from None
+    _wait_for_workers(client, cluster, count, allowed)
+
+
+def _wait_for_workers(client: Any, cluster: Any, count: int, seconds: float) -> None:
+    """Wait for ``count`` workers, a second at a time, for at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            left = deadline - time.monotonic()
+            client.wait_for_workers(count, timeout=max(0.1, min(1.0, left)))
+            return
+        except TimeoutError:
+            pass
+        if any(process.exitcode is not None for process in _worker_processes(cluster)) or \
+                any(str(getattr(nanny, "status", "")).endswith(("failed", "closed", "closing"))
+                    for nanny in _nannies(cluster)):
+            raise Stalled("a worker ended while it started")
+        if time.monotonic() >= deadline:
+            raise Stalled(f"{count} workers did not start in {seconds:.0f} s")
 
 
 def _client_within(address: str, timeout: float) -> Any:
