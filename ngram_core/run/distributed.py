@@ -10,10 +10,14 @@ imported only inside the functions that need it::
 
 from __future__ import annotations
 
+import atexit
 import logging
 import multiprocessing
 import os
+import shlex
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -313,11 +317,45 @@ def dask_logs(path: str | None) -> Iterator[None]:
                         for name in DASK_LOGGERS}}
     os.environ.update({"DASK_DISTRIBUTED__LOGGING": repr(spec), "PYTHONWARNINGS": "ignore"})
     _send_dask_logs(path)
+    _children_stderr(path)
     logging.captureWarnings(True)
     try:
         yield
     finally:
         logging.captureWarnings(False)
+
+
+#: The file each child's stderr goes to now -> the script that starts them so.
+_STARTERS: dict[str, str] = {}
+
+
+def _children_stderr(path: str | None) -> None:
+    """The processes this one starts through :mod:`multiprocessing` (Dask's workers,
+    its resource tracker) write their stderr to the file ``path`` (appended) or
+    nowhere: a worker started as a cluster is torn down can print a traceback of its
+    own start before any logging of it is set. Python is started through a small
+    shell script that sends its stderr there (:func:`multiprocessing.set_executable`);
+    where that script cannot run (no ``/bin/sh``, a temporary folder that runs
+    nothing), children write to stderr as before."""
+    target = os.path.abspath(path) if path else os.devnull
+    if os.name != "posix" or not os.path.exists("/bin/sh"):
+        return
+    script = _STARTERS.get(target)
+    if script is None:
+        fd, script = tempfile.mkstemp(prefix="ngram-overlap-python-", suffix=".sh")
+        with os.fdopen(fd, "w") as f:
+            f.write(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@" '
+                    f'2>>{shlex.quote(target)}\n')
+        os.chmod(script, 0o700)
+        atexit.register(os.unlink, script)
+        try:
+            works = subprocess.run([script, "-c", "pass"], timeout=60).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            works = False
+        if not works:
+            return
+        _STARTERS[target] = script
+    multiprocessing.set_executable(script)
 
 
 def _send_dask_logs(path: str | None) -> None:
