@@ -41,13 +41,14 @@ test: $(VENV)/.installed dist chromium
 	$(PY) -m pytest
 
 # About 50 minutes on 2 cores; bench_faults is #34's (memory by shape of B, a frozen Dask
-# worker); bench_dask is #20's run (about 30 of them): A of 2 MB,
+# worker); bench_long_row #44's (one 2 MB row against 2 MB of B, linear in the row); bench_dask is #20's run (about 30 of them): A of 2 MB,
 # English-like B of 200 MB and 2 GB (Dask up to 1 GB), Chinese-like B of 200 MB,
 # the command, Dask and lm-evaluation-harness's janitor streaming the same B.
 bench: $(VENV)/.installed dist chromium
 	$(PY) -m benchmarks.bench_core
 	$(PY) -m benchmarks.bench_browser --pathological
 	$(PY) -m benchmarks.bench_faults
+	$(PY) -m benchmarks.bench_long_row
 	$(PY) -m benchmarks.bench_suite
 	$(PY) -m benchmarks.bench_dask --a-mb 2 --sizes 200,2000 --shard-mb 20 --dask-max-mb 1000 --zh-sizes 200
 

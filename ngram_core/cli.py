@@ -28,8 +28,8 @@ from .read.fields import (ShortCount, longer_fields, short_rows_warning,
 from .read.files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
                     file_stamps, index_b_whole, load_rows_by_file, one_test_file, unread_warning,
                     read_file_bytes, read_path_table)
-from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
-                    read_options, settings_of)
+from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_dask_logs,
+                    check_flags, read_options, settings_of)
 from .write.outputs import Output, plan_outputs, write_outputs
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 from .table import ReadOptions
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths:
         from .run.distributed import run_dask
         result = run_dask(a_rows, args.b, settings, scheduler=args.scheduler,
                           workers=args.workers, connect_timeout=args.connect_timeout,
-                          **options)
+                          logs=args.dask_logs, **options)
     else:
         from .run.stream import check_streamed
         result = check_streamed(a_rows, b_paths, settings, **options)
@@ -213,7 +213,9 @@ def check_outputs(args: argparse.Namespace, b_paths: Sequence[str]) -> list[Outp
     (:func:`~ngram_core.write.outputs.plan_outputs`)."""
     asked = [(_flag(name), getattr(args, name)) for name in OUTPUT_FLAGS if getattr(args, name)]
     inputs = [args.a, *b_paths, *([args.scores] if args.scores else [])]
-    return plan_outputs(asked, inputs)
+    planned = plan_outputs(asked, inputs)
+    check_dask_logs(args.dask_logs, [*inputs, *(o.target for o in planned)])
+    return planned
 
 
 def _flag(name: str) -> str:

@@ -34,8 +34,8 @@ from .write.cleaned import CleanedPiece, cleaned_pieces, cleaned_writer, join_pi
 from .errors import InputError, shown
 from .read.files import (check_unchanged, describe_read, expand_paths, file_stamps,
                          unread_warning)
-from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_flags,
-                    read_options, settings_of)
+from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_dask_logs,
+                    check_flags, read_options, settings_of)
 from .write.outputs import (TEMPORARY_PREFIX, Content, FolderPlan, Output, plan_folder,
                             made_folders_kept_tidy, plan_outputs, write_folder)
 from .report.summary import percent
@@ -120,6 +120,8 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
         raise InputError("--evals", "names one file twice")
     names = output_names(eval_paths, train_paths, args.rows_csv)
     planned = plan_suite_outputs(args.out, names, [*eval_paths, *train_paths])
+    check_dask_logs(args.dask_logs,
+                    [*eval_paths, *train_paths, *(o.target for o in planned.outputs)])
     with made_folders_kept_tidy(planned):
         stamps = file_stamps([*eval_paths, *train_paths])
         a_options, b_options = read_options(args, "a"), read_options(args, "b")
@@ -146,7 +148,8 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
                                        remove_rephrased=args.remove_rephrased)
                     return done, write_pieces(executor, done, pieces_folder)
                 suite, pieces = on_cluster(on, scheduler=args.scheduler, workers=args.workers,
-                                           connect_timeout=args.connect_timeout)
+                                           connect_timeout=args.connect_timeout,
+                                           logs=args.dask_logs)
             else:
                 suite = check_suite(evals, train_paths, settings, **options,
                                     remove_rephrased=args.remove_rephrased)

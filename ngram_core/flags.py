@@ -13,6 +13,7 @@ make, each refused before any work with one line::
 from __future__ import annotations
 
 import argparse
+import os
 import re
 
 from .errors import InputError
@@ -100,6 +101,10 @@ def add_engine_flags(p: argparse.ArgumentParser) -> None:
                    help="with --scheduler: seconds to reach the scheduler (default 10)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="with --engine dask and no scheduler: local workers (default: cores)")
+    p.add_argument("--dask-logs", metavar="FILE",
+                   help="with --engine dask: append Dask's own log lines (the scheduler's, "
+                        "the workers') to FILE (default: none are kept; only the run's own "
+                        "lines reach stderr)")
     p.add_argument("--blocksize", default="16MiB",
                    help="with --engine dask: bytes of JSONL/CSV/text per B partition")
 
@@ -162,4 +167,27 @@ def check_flags(args: argparse.Namespace) -> int:
         if address is None or not 1 <= int(address[3]) <= 65535:
             raise InputError("--scheduler", f"is not a scheduler address such as "
                                             f"tcp://host:8786: {args.scheduler!r}")
+    if args.dask_logs is not None and args.engine != "dask":
+        raise InputError("--dask-logs", "needs --engine dask")
     return blocksize
+
+
+def check_dask_logs(path: str | None, inputs: list[str]) -> None:
+    """``--dask-logs FILE``: a file that can be appended to (made if absent) and no
+    input of the run, refused before the work."""
+    if path is None:
+        return
+    try:
+        st = os.stat(path)
+        if any(os.path.samestat(st, os.stat(i)) for i in inputs if os.path.exists(i)):
+            raise InputError(path, "is an input of this run; --dask-logs never writes "
+                                   "into an input")
+    except OSError:
+        pass
+    if os.path.isdir(path):
+        raise InputError(path, "is a folder; --dask-logs needs a file name")
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as e:
+        raise InputError(path, f"cannot be written: {e.strerror or e}") from None

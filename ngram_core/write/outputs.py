@@ -7,7 +7,12 @@ The rules, for every output flag of the command (``--csv``, ``--rows-csv``,
   name) is refused before any work, and so are two outputs on one path;
 * a symbolic link is followed: its target is replaced, the link kept;
 * a character device, a FIFO or a socket (``/dev/stdout``, ``/dev/fd/N``,
-  ``>(cat)``) is written to, never replaced, and must be writable up front;
+  ``>(gzip > out.gz)``) is written to, never replaced, and must be writable up
+  front; a path naming one of the run's open file descriptors (``/dev/stdout``,
+  ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``) is written through that
+  descriptor, whatever it is open on, and one not open is refused;
+* every other output is tried before the work: a file is made in its folder and
+  removed, so a path that cannot be written is refused up front, never after;
 * a new file gets the mode the umask leaves (``0666 & ~umask``), an existing
   file keeps its own;
 * every regular output is first written whole beside its target; only once all
@@ -43,11 +48,35 @@ TEMPORARY_PREFIX = ".ngram-overlap-"
 
 class Output(NamedTuple):
     """One output of a run: its flag, the path as given, the file written (a link's
-    target, resolved) and whether it is a stream (written to, not replaced)."""
+    target, resolved) and whether it is a stream (written to, not replaced); ``fd``:
+    the open descriptor the path names (``/dev/fd/N``), written through, or None."""
     flag: str
     path: str
     target: str
     stream: bool
+    fd: int | None = None
+
+
+#: Paths that name a descriptor of the process itself, and the descriptor.
+_FD_NAMES = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+_FD_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
+
+
+def descriptor_named(path: str) -> int | None:
+    """The descriptor a path such as ``/dev/fd/63`` or ``/dev/stdout`` names (a
+    shell's process substitution, ``>(gzip > out.gz)``, is one); None for any other
+    path. Such a path resolves to no file (``/proc/…/fd/pipe:[…]``), so it is written
+    through the descriptor.
+
+    >>> descriptor_named("/dev/fd/63"), descriptor_named("/dev/stdout"), descriptor_named("out.csv")
+    (63, 1, None)
+    """
+    if path in _FD_NAMES:
+        return _FD_NAMES[path]
+    for folder in _FD_FOLDERS + (f"/proc/{os.getpid()}/fd/",):       # pid: now, not at import
+        if path.startswith(folder) and path[len(folder):].isdigit():
+            return int(path[len(folder):])
+    return None
 
 
 def _identity(path: str) -> tuple[int, int] | None:
@@ -66,6 +95,10 @@ def plan_outputs(asked: Sequence[tuple[str, str]], inputs: Sequence[str]) -> lis
     planned: list[Output] = []
     seen: dict[object, str] = {}
     for flag, path in asked:
+        fd = descriptor_named(path)
+        if fd is not None:
+            planned.append(_descriptor_output(flag, path, fd, input_ids, seen))
+            continue
         target = os.path.realpath(path)
         identity = _identity(target)
         if identity is not None and identity in input_ids:
@@ -91,8 +124,51 @@ def plan_outputs(asked: Sequence[tuple[str, str]], inputs: Sequence[str]) -> lis
         if not os.access(folder, os.W_OK | os.X_OK) or \
                 (identity is not None and not os.access(target, os.W_OK)):
             raise InputError(path, "cannot be written: permission denied")
+        _try_folder(path, folder)
         planned.append(Output(flag, path, target, False))
     return planned
+
+
+def _descriptor_output(flag: str, path: str, fd: int, input_ids: set[tuple[int, int]],
+                       seen: dict[object, str]) -> Output:
+    """The output of a path naming descriptor ``fd``: open for writing, or refused."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        raise InputError(path, f"cannot be written: descriptor {fd} is not open") from None
+    if _access_mode(fd) == os.O_RDONLY:
+        raise InputError(path, f"cannot be written: descriptor {fd} is open for reading only")
+    identity = (st.st_dev, st.st_ino)
+    if stat.S_ISREG(st.st_mode) and identity in input_ids:
+        raise InputError(path, f"is an input of this run; {flag} never replaces an input")
+    key = ("fd", fd)
+    if key in seen:
+        raise InputError(path, f"is named by both {seen[key]} and {flag}: one file cannot "
+                               f"hold two outputs")
+    seen[key] = flag
+    return Output(flag, path, path, True, fd)
+
+
+def _access_mode(fd: int) -> int | None:
+    """How ``fd`` is open (``os.O_RDONLY``, ``os.O_WRONLY``, ``os.O_RDWR``); None
+    where that cannot be asked."""
+    try:
+        import fcntl
+        return fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except (ImportError, OSError):
+        return None
+
+
+def _try_folder(path: str, folder: str) -> None:
+    """A file made in ``folder`` and removed at once: what cannot be made now (a
+    read-only disk, a folder of the kernel's such as ``/proc/…/fd``) is refused
+    before the work."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=TEMPORARY_PREFIX, suffix=".part")
+    except OSError as e:
+        raise _written(path, e) from None
+    os.close(fd)
+    unlink_quietly(probe)
 
 
 def _new_file_mode() -> int:
@@ -209,9 +285,10 @@ def _put(f: BinaryIO, data: Content) -> None:
 
 
 def _write_stream(o: Output, data: Content) -> None:
-    """Write to a device, FIFO or socket as it is, never replacing it."""
+    """Write to a device, FIFO or socket as it is, never replacing it (a named
+    descriptor: through a copy of it, so the position it is at is kept)."""
     try:
-        fd = os.open(o.target, os.O_WRONLY)
+        fd = os.dup(o.fd) if o.fd is not None else os.open(o.target, os.O_WRONLY)
         with os.fdopen(fd, "wb") as f:
             _put(f, data)
     except OSError as e:

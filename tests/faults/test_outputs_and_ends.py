@@ -50,6 +50,11 @@ def copy_of_b(tmp_path: Path) -> Path:
     (["--scheduler", "nonsense://", "--engine", "dask"], "--scheduler: is not a scheduler address"),
     (["--scheduler", "host:notaport", "--engine", "dask"],
      "--scheduler: is not a scheduler address"),
+    (["--dask-logs", "dask.log"], "--dask-logs: needs --engine dask"),
+    (["--dask-logs", B, "--engine", "dask"],
+     f"{B}: is an input of this run; --dask-logs never writes into an input"),
+    (["--dask-logs", "/no/such/folder/dask.log", "--engine", "dask"],
+     "/no/such/folder/dask.log: cannot be written: No such file or directory"),
 ])
 def test_a_bad_flag_is_one_line_before_any_work(tmp_path, flags, message):
     csv_path = tmp_path / "out.csv"
@@ -108,6 +113,42 @@ def test_a_fifo_is_written_to_and_stays_a_fifo(tmp_path):
     got = reader.communicate(timeout=60)[0]
     assert code == 0, err
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and got.startswith(b"a_row,a_id,tokens")
+
+
+def test_csv_into_a_pipe_named_by_descriptor_is_written_to_the_pipe():
+    """``--csv >(gzip > out.csv.gz)``: the shell passes /dev/fd/N, a pipe's descriptor."""
+    local = subprocess.run([*COMMAND, A, B, "--csv", "/dev/stdout"], cwd=ROOT,
+                           capture_output=True)
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen([*COMMAND, A, B, "--csv", f"/dev/fd/{write_end}"], cwd=ROOT,
+                               pass_fds=(write_end,), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            got = pipe.read()
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert got.startswith(b"a_row,a_id,tokens") and local.stdout.startswith(got)
+    assert local.returncode == 0 and local.stdout[len(got):] == out   # then the summary
+
+
+@pytest.mark.parametrize("path, said", [
+    ("/dev/fd/{closed}", "cannot be written: descriptor {closed} is not open"),
+    ("/proc/self/fd/{closed}", "cannot be written: descriptor {closed} is not open"),
+    ("/proc/self/fd/x.csv", "cannot be written: "),
+])
+def test_an_output_that_cannot_be_made_is_refused_before_the_work(monkeypatch, path, said):
+    closed = os.open(os.devnull, os.O_RDONLY)
+    os.close(closed)                            # a descriptor number open on nothing
+    path, said = path.format(closed=closed), said.format(closed=closed)
+    monkeypatch.setattr("ngram_core.cli.run", lambda *a, **k: pytest.fail("the work began"))
+    code, out, err = run(A, B, "--csv", path)
+    assert code == 2 and out == "" and err.startswith(f"ngram-overlap: {path}: {said}"), err
+    assert err.count("\n") == 1
 
 
 def test_new_outputs_honour_the_umask_and_an_existing_one_keeps_its_mode(tmp_path):
