@@ -180,6 +180,8 @@ def _records(data: Any, name: str = "data") -> Iterator[dict]:
     values as data (see :mod:`ngram_overlap.values`)."""
     if hasattr(data, "to_dict") and hasattr(data, "columns"):       # a DataFrame
         data = data.to_dict("records")
+    elif hasattr(data, "to_pylist") and hasattr(data, "column_names"):  # an Arrow table
+        data = data.to_pylist()
     for i, item in enumerate(data):
         if isinstance(item, str):
             yield {"text": item}

@@ -242,7 +242,9 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
     best = []
     for ts in a_terms:
         va = weights(ts)
-        keys = sorted(set(ts), key=lambda t: (df[t], -len(t), t))[:key_terms]
+        # no key term is in more than a quarter of A's rows (and more than 64)
+        keys = sorted((t for t in set(ts) if df[t] <= max(64, rows // 4)),
+                      key=lambda t: (df[t], -len(t), t))[:key_terms]
         # past the key_shared rarest, only terms in at most one A row in 50 (at least 1)
         keys = keys[:key_shared] + [t for t in keys[key_shared:] if df[t] <= max(1, rows // 50)]
         need = min(key_shared, len(keys))

@@ -34,7 +34,10 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   of which those past the :data:`KEY_SHARED` rarest only when they are in at
   most one A row in :data:`KEY_RARE` (at least in one); a B row is a
   candidate for it when it holds at least :data:`KEY_SHARED` of them (all of
-  them when the row has fewer). A rewrite keeps an item's names, numbers and
+  them when the row has fewer). A term in more than one A row in
+  :data:`COMMON_SHARE` (and more than :data:`COMMON_MIN`) is no key term: a
+  row made only of such words has no candidate (a file of one-word rows of
+  the same word stays linear). A rewrite keeps an item's names, numbers and
   rare words, so it shares them; a B row that shares fewer is not scored for
   that row (nor is an item of the same template with other rare words). This
   is what makes the lens cheap: each B row looks up its terms among A's key
@@ -50,7 +53,9 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
     >>> best = {}
     >>> index.fold(["Janet owns sixteen ducks, 16 of them.", "sky blue"], 0, best)
     >>> {a: (round(score, 3), b) for a, (score, b) in sorted(best.items())}
-    {0: (0.587, 0), 1: (0.632, 1)}
+    {0: (0.587, 0)}
+
+    ("sky blue" holds two of the second row's three rarest terms: no candidate.)
     >>> terms("parseHTTPResponse(max_len=2)")
     ['parse', 'http', 'response', 'max', 'len', '2']
 """
@@ -68,6 +73,11 @@ KEY_TERMS = 8
 KEY_SHARED = 3
 #: Past its KEY_SHARED rarest, a row's key term is in at most one A row in this many.
 KEY_RARE = 50
+#: No key term at all is in more than one A row in this many (and more than
+#: COMMON_MIN rows): a word most rows hold tells no row apart, and as a key term
+#: would make every B row a candidate for every A row.
+COMMON_SHARE = 4
+COMMON_MIN = 64
 #: A row is rephrased when its best similarity reaches this (chosen on the
 #: development pairs in tests/rephrase_data.py; docs/method.md).
 REPHRASE_THRESHOLD = 0.5
@@ -125,13 +135,15 @@ class SimilarIndex:
         by_rank = sorted(df, key=lambda t: (df[t], -len(t), t))
         rank = {t: r for r, t in enumerate(by_rank)}
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
+        too_common = max(COMMON_MIN, rows // COMMON_SHARE)     # no key term is in more
         index = cls(idf, rows, [], [], {}, [])
         keys = index.keys
         for a, counts in enumerate(counted):
             vector = index._weights(counts)
             index.vectors.append(vector)
             index.norms.append(sum([w * w for w in vector.values()]))
-            rarest = [by_rank[r] for r in sorted([rank[t] for t in counts])[:KEY_TERMS]]
+            rarest = [by_rank[r] for r in sorted([rank[t] for t in counts
+                                                  if df[t] <= too_common])[:KEY_TERMS]]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
             index.needed.append(min(KEY_SHARED, len(rarest)))
             for t in rarest:
