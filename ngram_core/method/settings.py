@@ -67,11 +67,8 @@ class Settings:
             object.__setattr__(self, "layers", parse_layers(self.layers))
         except ValueError as e:
             raise InputError("layers", str(e)) from None
-        try:
-            threshold = float(self.threshold)
-        except (TypeError, ValueError):
-            threshold = float("nan")
-        if not 0 <= threshold <= 100:
+        threshold = _number_within(self.threshold, 0, 100)
+        if threshold is None:
             raise InputError("threshold", f"must be a percentage from 0 to 100, "
                                           f"not {self.threshold!r}")
         object.__setattr__(self, "threshold", threshold)
@@ -86,11 +83,8 @@ class Settings:
             t.strip() for t in self.leave_out if t.strip())))
         if not isinstance(self.rephrase, bool):
             raise InputError("rephrase", f"must be true or false, not {self.rephrase!r}")
-        try:
-            rephrase_threshold = float(self.rephrase_threshold)
-        except (TypeError, ValueError):
-            rephrase_threshold = float("nan")
-        if not 0 <= rephrase_threshold <= 1:
+        rephrase_threshold = _number_within(self.rephrase_threshold, 0, 1)
+        if rephrase_threshold is None:
             raise InputError("rephrase-threshold", f"must be a similarity from 0 to 1, "
                                                    f"not {self.rephrase_threshold!r}")
         object.__setattr__(self, "rephrase_threshold", rephrase_threshold)
@@ -106,3 +100,17 @@ class Settings:
     def tokenizer(self) -> Tokenizer:
         """A new tokenizer applying these rules (with a vocabulary of its own)."""
         return Tokenizer(self.mode, self.layers, self.backend)
+
+
+def _number_within(value: object, low: float, high: float) -> float | None:
+    """``value`` as a float when it is a number from ``low`` to ``high``, else None
+    (text that is no number, NaN, out of range)::
+
+        >>> _number_within("12.5", 0, 100), _number_within("nan", 0, 1), _number_within(2, 0, 1)
+        (12.5, None, None)
+    """
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return number if low <= number <= high else None
