@@ -63,6 +63,7 @@ class LoadedFile:
     detected_id: str                 # "": row numbers
     notes: list[str]                 # the reader's, then the field choice's (engine words)
     shaped_text: list[str]           # the detected fields of every row's shape (shown)
+    shape_notes: list[str]           # rows read by their own shape: said while detected
 
     def text_fields(self, chosen, like) -> list[str]:
         """The text fields this file is read from: the person's, else the other
@@ -204,9 +205,9 @@ class Slot:
         shaped, shape_note = shape_notes(table, Reading(tuple(detected), True)) if detected \
             else ([], [])
         notes = [*table.notes, *fixed_notes(stats, detected), *order_notes(table, detected),
-                 *([ident.note] if ident.note else []), *shape_note]
+                 *([ident.note] if ident.note else [])]
         return LoadedFile(name, data, table, stats, detected, undetected, ident.field or "",
-                          notes, shaped)
+                          notes, shaped, shape_note)
 
     async def load(self, runner, named: list, example=False) -> bool:
         """Read files into the slot (False after showing why they could not be read:
@@ -319,25 +320,30 @@ class Slot:
         key, files = self.key, self.files
         el(f"{key}-needed").hidden = True
         el(f"{key}-fields-box").hidden = False
-        several = len(files) > 1
         self.show_name()
         set_text(f"{key}-size", human_size(sum(len(f.data) for f in files)))
         set_text(f"{key}-format", ", ".join(dict.fromkeys(format_label(f.table.format)
                                                           for f in files)))
         set_text(f"{key}-rows", f"{sum(len(f.table) for f in files):,}")
         self.show_counted()
-        notes = el(f"{key}-notes")
-        notes.replaceChildren()
-        for f in files:
-            for note in f.notes:
-                notes.append(create("li", f"{f.name}: {note}" if several else note,
-                                    file_text=True))
-        notes.hidden = not notes.children.length
         self.show_read_controls()
         await self.fill_field_lists(runner)
 
+    def show_notes(self) -> None:
+        """What reading each file found; how rows of several shapes were read only while
+        the fields are detected (fields a person chose are read as chosen)."""
+        notes = el(f"{self.key}-notes")
+        notes.replaceChildren()
+        several = len(self.files) > 1
+        for f in self.files:
+            for note in [*f.notes, *([] if self.choice.text_fields else f.shape_notes)]:
+                notes.append(create("li", f"{f.name}: {note}" if several else note,
+                                    file_text=True))
+        notes.hidden = not notes.children.length
+
     def show_counted(self) -> None:
         """Rows, tokens and rows shorter than n, per file, once a check counted them."""
+        self.show_notes()
         key, files, counted = self.key, self.files, self.counted
         listing = el(f"{key}-files")
         listing.replaceChildren()

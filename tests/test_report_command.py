@@ -10,6 +10,7 @@ from conftest import FIXTURES
 
 from ngram_core.cli import main
 from ngram_core.report.definitions import NAMES
+from ngram_core.report.export import REPHRASE_COLUMNS
 from ngram_core.read.fields import read_rows
 
 A = str(FIXTURES / "report" / "test-set.jsonl")
@@ -33,7 +34,8 @@ def test_definitions_in_the_summary_and_the_rows_csv(tmp_path):
     assert {"clean", "not_clean", "not_dirty"} <= set(summary["definitions"]["llama2"])
     assert 8 <= summary["definitions"]["gpt3"]["parameters"]["n"] <= 13
     table = list(csv.DictReader(io.StringIO((tmp_path / "r.csv").read_text(), newline="")))
-    assert list(table[0])[-5:] == list(NAMES) and len(table) == summary["rows"]
+    # the definitions' columns, then the rephrase lens's, which trail every other
+    assert list(table[0])[-8:] == [*NAMES, *REPHRASE_COLUMNS] and len(table) == summary["rows"]
     q1 = table[0]           # its 13 tokens lie whole inside a training row
     assert (q1["gpt3"], q1["palm"], q1["tulu3"], q1["gpt4"]) == ("true", "true", "true", "true")
     assert float(q1["llama2"]) == 1.0
@@ -43,7 +45,8 @@ def test_definitions_in_the_summary_and_the_rows_csv(tmp_path):
 def test_no_definitions_no_new_keys_or_columns(tmp_path):
     code, out, _ = run(A, B, "--json", "--rows-csv", str(tmp_path / "r.csv"))
     assert code == 0 and "definitions" not in json.loads(out)
-    assert (tmp_path / "r.csv").read_text().splitlines()[0].endswith(",b_file")
+    assert (tmp_path / "r.csv").read_text().splitlines()[0].endswith(
+        ",b_file," + ",".join(REPHRASE_COLUMNS))
 
 
 def test_score_impact_from_a_field_and_from_a_results_file():

@@ -101,6 +101,27 @@ def terms(text: str) -> list[str]:
     return " ".join(found).lower().split(" ") if found else []
 
 
+#: A row longer than this many characters is counted term by term, never listed
+#: whole: one 20 MB line of B stays within the memory a row's distinct terms take.
+LONG_ROW = 1 << 16
+
+
+def term_counts(text: str) -> Counter[str]:
+    """How often each of a row's terms occurs (see :func:`terms`); a long row is
+    counted as it is read, each term lower-cased alone (as :func:`terms` does)::
+
+        >>> term_counts("Ducks, 16 ducks") == term_counts("Ducks, 16 ducks" + " " * LONG_ROW)
+        True
+    """
+    if len(text) <= LONG_ROW:
+        return Counter(terms(text))
+    return Counter(map(str.lower, map(_group, _TERM.finditer(text))))
+
+
+def _group(match: re.Match) -> str:
+    return match.group()
+
+
 def _idf(rows: int, df: int, term: str) -> float:
     """The idf of a term in ``df`` of A's ``rows`` (a number's counts NUMBER_WEIGHT times)."""
     idf = math.log((rows + 1) / (df + 1)) + 1
@@ -125,7 +146,7 @@ class SimilarIndex:
 
     @classmethod
     def of(cls, a_texts: Sequence[str]) -> SimilarIndex:
-        counted = [Counter(terms(text)) for text in a_texts]
+        counted = [term_counts(text) for text in a_texts]
         df: Counter[str] = Counter()
         for counts in counted:
             df.update(counts.keys())
@@ -152,7 +173,7 @@ class SimilarIndex:
 
     def vector(self, text: str) -> dict[str, int]:
         """A B row's weights (A's idf; a term A lacks weighs the most)."""
-        return self._weights(Counter(terms(text)))
+        return self._weights(term_counts(text))
 
     def _weights(self, counts: Mapping[str, int]) -> dict[str, int]:
         """The weights of a row's term counts (its terms A lacks weigh the most)."""
@@ -175,7 +196,7 @@ class SimilarIndex:
 
     def scores(self, text: str) -> dict[int, float]:
         """The similarity of a B row to each A row it is a candidate for."""
-        counts = Counter(terms(text))
+        counts = term_counts(text)
         keys = self.keys
         held: dict[int, int] = {}
         for t in counts.keys() & keys.keys():
