@@ -728,8 +728,8 @@ def describe_read(role: str, read: FileRead) -> str:
     """``"A test.csv: 120 rows, text from contents, id from Doc ID; semicolon-separated..."``"""
     ident = read.id_field if read.id_field is not None else "(row numbers)"
     rows = f"{read.rows:,} row{'' if read.rows == 1 else 's'}"
-    parts = [f"{role} {read.path}: {rows}, text from {fields_label(read.text_fields)}, "
-             f"id from {ident}", *read.notes]
+    parts = [f"{role} {read.path}: {rows}, text from "
+             f"{fields_label(read.text_fields) or '(no field)'}, id from {ident}", *read.notes]
     if read.unread:
         parts.append(unread_note(read.unread, read.unread_in))
     return "; ".join(parts) + "."
