@@ -863,23 +863,25 @@ class ShapeReading(NamedTuple):
 MAX_SHAPES = 32
 
 
-def record_shape(record: dict) -> frozenset:
-    """A record's shape: the top-level names of its fields (``messages.content`` is
-    ``messages``), so nested variation (a ``meta`` object's keys) is one shape; a
-    field whose value is null is not one (a DataFrame or a ``Dataset`` of two schemas
-    gives every row every column, null where it has none)::
+def record_shape(fields) -> frozenset:
+    """The shape of a record holding these fields (its field names; a record, its
+    keys): their top-level names (``messages.content`` is ``messages``), so nested
+    variation (a ``meta`` object's keys) is one shape. The caller leaves out a field
+    whose value is null (a DataFrame or a ``Dataset`` of two schemas gives every row
+    every column, null where it has none)::
 
         >>> sorted(record_shape({"id": 1, "messages.content": "Hi", "messages.user": "Hi"}))
         ['id', 'messages']
     """
-    return frozenset(name.split(".", 1)[0] for name in record)
+    return frozenset(name.split(".", 1)[0] for name in fields)
 
 
 def shape_readings_steps(table: Table, fields: list[str]):
     """Each record's :class:`ShapeReading`, for fields detected as ``fields``.
 
-    Records are grouped by :func:`record_shape` of their non-null fields. Where every record has one shape,
-    all are read by ``fields`` (today's one reading of a file). Otherwise, for
+    Records are grouped by :func:`record_shape` of their non-null fields. Where
+    every record has one shape and it holds the file's fields, all are read by
+    ``fields`` (the one reading of a file of one schema). Otherwise, for
     each shape, detection runs on the shape's own first :data:`SAMPLE_ROWS`
     records: a shape whose detected text fields are all among the file's is read
     by the file's fields (a row without an optional field reads those it has),
@@ -898,7 +900,7 @@ def shape_readings_steps(table: Table, fields: list[str]):
         keys.setdefault(key, []).append(i)
     shapes: dict[frozenset, list[int]] = {}
     for key, members in keys.items():
-        shapes.setdefault(record_shape(dict.fromkeys(key)), []).extend(members)
+        shapes.setdefault(record_shape(key), []).extend(members)
     main_fixed = yield from _fixed_values_steps(table, table.records[:SAMPLE_ROWS], main)
     if len(shapes) == 1 and main:  # one shape, holding the file's fields: read by them
         return [ShapeReading(main, main_fixed)] * len(table.records)
@@ -910,7 +912,7 @@ def shape_readings_steps(table: Table, fields: list[str]):
         reading = ShapeReading(main, main_fixed)
         if number < MAX_SHAPES:
             own = yield from _shape_fields_steps(table, members)
-            if own is not None and not set(own[0]) <= main_set:
+            if own is not None and not set(own.fields) <= main_set:
                 reading = own
         for i in members:
             out[i] = reading
