@@ -901,7 +901,7 @@ def shape_readings_steps(table: Table, fields: list[str]):
     shapes: dict[frozenset, list[int]] = {}
     for key, members in keys.items():
         shapes.setdefault(record_shape(key), []).extend(members)
-    main_fixed = yield from _fixed_values_steps(table, table.records[:SAMPLE_ROWS], main)
+    main_fixed = _fixed_values(table, table.records[:SAMPLE_ROWS], main)
     if len(shapes) == 1 and main:  # one shape, holding the file's fields: read by them
         return [ShapeReading(main, main_fixed)] * len(table.records)
     out: list[ShapeReading | None] = [None] * len(table.records)
@@ -972,11 +972,12 @@ def _shape_fields_steps(table: Table, members: list[int]):
         return None               # a label or a word is no text of its own to read
     have = set(sub.fields)
     fields = tuple(f for name in chosen for f in _expand(sub, name, have))
-    fixed = yield from _fixed_values_steps(sub, sample, fields)
+    fixed = _fixed_values(sub, sample, fields)
     return ShapeReading(fields, fixed)
 
 
-def _fixed_values_steps(table: Table, sample: list[dict], fields: tuple[str, ...]):
+def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
+                  ) -> tuple[tuple[str, str], ...]:
     """The fixed fields left out of ``fields`` (kind ``fixed``, as :func:`field_stats`
     judges one: text, one value in nearly every sampled row), each with its fixed
     text (the value most of the sampled rows hold). Judged on the raw values, so a
@@ -1000,7 +1001,6 @@ def _fixed_values_steps(table: Table, sample: list[dict], fields: tuple[str, ...
         top = Counter(v for v in values if isinstance(v, str) and v.strip()).most_common(1)
         fixed.append((name, top[0][0]))
     return tuple(fixed)
-    yield                                   # a generator, like the other steps
 
 
 def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None,
