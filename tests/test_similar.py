@@ -179,14 +179,18 @@ def test_rows_csv_columns_trail_and_the_figure_is_unchanged():
     assert (on.summary.rephrased, on.summary.rephrased_unflagged) == (1, 1)
 
 
+#: A word problem and an LLM-style rewrite of it that shares no 13-token sequence.
+MUFFINS = ("Priya bakes 48 muffins for the school fair. She sells 3 of every 4 muffins at $2 "
+           "each and gives the rest to her neighbours. How much money does she make at the "
+           "fair?")
+MUFFINS_REWRITTEN = ("Priya baked 48 muffins for the school fair. She sold 3 out of every 4 "
+                     "muffins for $2 apiece and handed the remaining muffins to her neighbours. "
+                     "How much did she earn at the fair?")
+
+
 def test_the_headline_names_the_rephrased_rows_not_flagged():
     from ngram_core.report.summary import headline
-    item = ("Priya bakes 48 muffins for the school fair. She sells 3 of every 4 muffins at $2 "
-            "each and gives the rest to her neighbours. How much money does she make at the "
-            "fair?")
-    rewrite = ("Priya baked 48 muffins for the school fair. She sold 3 out of every 4 muffins "
-               "for $2 apiece and handed the remaining muffins to her neighbours. How much did "
-               "she earn at the fair?")
+    item, rewrite = MUFFINS, MUFFINS_REWRITTEN
     a = [Row(1, "a1", item), Row(2, "a2", "Tomas has 12 marbles. He wins 7 more and loses 4. "
                                           "How many marbles does he have now?")]
     result = run_check(a, [Row(1, "b1", rewrite)], Settings())
@@ -203,12 +207,7 @@ def test_the_headline_names_the_rephrased_rows_not_flagged():
 def test_decontaminate_removes_the_rephrased_rows_when_asked(tmp_path):
     import io
     from ngram_core.decontaminate import main as decontaminate_main
-    item = ("Priya bakes 48 muffins for the school fair. She sells 3 of every 4 muffins at $2 "
-            "each and gives the rest to her neighbours. How much money does she make at the "
-            "fair?")
-    rewrite = ("Priya baked 48 muffins for the school fair. She sold 3 out of every 4 muffins "
-               "for $2 apiece and handed the remaining muffins to her neighbours. How much did "
-               "she earn at the fair?")
+    item, rewrite = MUFFINS, MUFFINS_REWRITTEN
     other = "Tomas has 12 marbles. He wins 7 more and loses 4. How many marbles does he have now?"
     evals = tmp_path / "eval.jsonl"
     evals.write_text("".join(json.dumps({"id": f"q{i}", "text": t}) + "\n"
