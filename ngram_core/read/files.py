@@ -418,6 +418,16 @@ def is_empty_file(path: str) -> bool:
     return len(head) <= HEAD_BYTES and not head.strip()
 
 
+def emptied_files(paths: Sequence[str]) -> list[bool]:
+    """Which of several training files are empty (:func:`is_empty_file`), to be read as
+    files of no rows; one file alone is never (it is refused when read), and every
+    file empty is refused here."""
+    empty = [len(paths) > 1 and is_empty_file(path) for path in paths]
+    if empty and all(empty):
+        raise InputError(paths[0], "is empty: it has no rows, nor has any other training file")
+    return empty
+
+
 def empty_read(path: str) -> FileRead:
     """What reading an empty training file found (see :func:`is_empty_file`)."""
     return FileRead(shown(path), 0, [], None, ["is empty: it has no rows"])
@@ -446,9 +456,7 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
     starts: list[int] = []
     reads: list[FileRead] = []
     paths = list(paths)
-    empty = [options.role == "b" and len(paths) > 1 and is_empty_file(path) for path in paths]
-    if empty and all(empty):
-        raise InputError(paths[0], "is empty: it has no rows, nor has any other training file")
+    empty = emptied_files(paths) if options.role == "b" else [False] * len(paths)
     for path, nothing in zip(paths, empty):
         starts.append(len(rows))
         if nothing:                    # a training file emptied by cleaning, among others

@@ -53,7 +53,8 @@ from typing import Any, NamedTuple, Protocol
 from .check import Progress
 from ..errors import InputError, shown
 from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, columnar_pieces,
-                    columnar_table, empty_read, file_read, is_empty_file, is_columnar, is_compressed, is_parquet,
+                    columnar_table, emptied_files, empty_read, file_read, is_columnar,
+                    is_compressed, is_parquet,
                     iter_line_chunks,
                     lines_before, read_file_bytes, read_line_block, read_path_table,
                     strip_compression)
@@ -138,9 +139,7 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     is read (:func:`~ngram_core.read.record_stream.delimited_layout`).
     A UTF-16 file (its line breaks are two bytes) is one partition read whole."""
     parts: list[Partition] = []
-    empty = [len(paths) > 1 and is_empty_file(path) for path in paths]
-    if empty and all(empty):
-        raise InputError(paths[0], "is empty: it has no rows, nor has any other training file")
+    empty = emptied_files(paths)
     for file_index, path in enumerate(paths):
         wide = False
         if empty[file_index]:          # a training file emptied by cleaning, among others
@@ -164,7 +163,7 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
             continue
         fmt = options.format or format_from_name(strip_compression(path))
         own = options._replace(format=fmt)
-        if size == 0 and len(paths) == 1:
+        if size == 0:
             raise InputError(path, "is empty: it has no rows")
         if fmt == "text" and (options.format is None or own.text_rows is None):
             # read as the whole file would be, decided once a file: a .txt may be a
