@@ -36,8 +36,8 @@ from .read.files import (check_unchanged, describe_read, expand_paths, file_stam
                          unread_warning)
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_dask_logs,
                     check_flags, read_options, settings_of)
-from .write.outputs import (TEMPORARY_PREFIX, Content, FolderPlan, Output, plan_folder,
-                            made_folders_kept_tidy, plan_outputs, write_folder)
+from .write.outputs import (TEMPORARY_PREFIX, Content, FolderPlan, made_folders_kept_tidy,
+                            plan_folder, write_folder)
 from .report.summary import percent
 from .run.stream import Executor
 from .report.result import training_accounts
@@ -132,7 +132,8 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
             err.write(describe_read("Eval", read) + "\n")
             evals.append(ev)
         options: dict[str, Any] = dict(b_fields=args.b_field, b_id_field=args.b_id_field,
-                                       b_options=b_options, blocksize=blocksize, on_progress=bar)
+                                       b_options=b_options, blocksize=blocksize, on_progress=bar,
+                                       remove_rephrased=args.remove_rephrased)
         # on a cluster the workers write the cleaned files' pieces in a folder of their own
         # beside the outputs (the client joins them), removed however the run ends
         pieces_folder = (tempfile.mkdtemp(dir=args.out, prefix=TEMPORARY_PREFIX)
@@ -144,15 +145,13 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
 
                 def on(executor: Executor) -> tuple[SuiteResult, list[list[str]]]:
                     done = check_suite(evals, train_paths, settings, **options,
-                                       executor=executor,
-                                       remove_rephrased=args.remove_rephrased)
+                                       executor=executor)
                     return done, write_pieces(executor, done, pieces_folder)
                 suite, pieces = on_cluster(on, scheduler=args.scheduler, workers=args.workers,
                                            connect_timeout=args.connect_timeout,
                                            logs=args.dask_logs)
             else:
-                suite = check_suite(evals, train_paths, settings, **options,
-                                    remove_rephrased=args.remove_rephrased)
+                suite = check_suite(evals, train_paths, settings, **options)
             check_unchanged(stamps)
             bar.clear()
             for read in suite.results[0].b_reads:
