@@ -17,7 +17,8 @@ Two calls, the command's two commands, with the same settings and the same figur
 
 ``result.to_pandas()`` gives the rows as a DataFrame (with pandas installed); in a
 notebook a result shows its verdict in a few kB. A test set or training data is a
-path (a glob too, or a list of ``pathlib.Path``), a list of strings, a list of dicts
+path or a glob (``**`` descends into folders), a list of them (a list of strings
+naming no file is text), a list of strings, a list of dicts
 (records), a pandas DataFrame, a Hugging Face ``Dataset``, or any iterable of those
 (a generator of training rows of any length streams: it is written to a temporary
 JSON Lines file a row at a time and read back as the command reads one, then
