@@ -1,5 +1,5 @@
 """The streamed check (:mod:`~ngram_core.run.stream`) on a Dask cluster: B's partitions
-walked by the workers in parallel, A's index sent to each once.
+walked by the workers in parallel, A's index a task's result each fetches once.
 
 Everything the workers run lives in :mod:`~ngram_core.run.stream`, the same functions
 the command runs in one process, so both give the same bytes (tested). Dask is
@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -105,34 +106,41 @@ def within(seconds: float, what: str, call: Callable[[], T]) -> T:
     return made["value"]
 
 
+def held(value: T) -> T:
+    """``value`` itself: A's index made a task's result, so that the scheduler holds
+    how to make it again. Sent as a task, not scattered: a worker lost while scattered
+    data is copied to every worker leaves Dask's copying waiting without end (seen
+    with a worker killed or frozen while A's index was sent), and the only copy of
+    scattered data lost with its worker cannot be made again. A task's result lost
+    with its worker is computed again elsewhere; workers fetch it as their partitions
+    need it."""
+    return value
+
+
 class OnDask:
     """Runs partition work on a Dask client's workers (an
     :class:`~ngram_core.run.stream.Executor`). Every wait is bounded (see
-    :class:`Patience`): A's index sent to the workers, each partition's result, the
-    gap between partitions finishing; one that lasts longer raises :class:`Stalled`.
-    ``started_in``: the seconds the cluster took to start, measured (the first step
-    the waits are scaled by)."""
+    :class:`Patience`): each partition's result (the first waits on A's index), the
+    gap between partitions finishing; one that lasts longer raises :class:`Stalled`."""
 
-    def __init__(self, client: Any, stall_seconds: float | None = None,
-                 started_in: float | None = None):
+    def __init__(self, client: Any, stall_seconds: float | None = None):
         self.client = client
         self.stall_seconds = STALL_SECONDS if stall_seconds is None else stall_seconds
-        self.started_in = started_in
 
     def map(self, work: Callable[..., Any], parts: Sequence[Partition],
             choices: dict[int, tuple[Any, ...]], index: Any,
             extra: dict[int, Any] | None = None) -> Iterator[Any]:
-        """``index`` sent to every worker once; each result yielded as it finishes;
-        the first carrying an error cancels the rest and is raised. No partition
+        """``index`` made a task (:func:`held`) every partition depends on; each
+        result yielded as it finishes; the first carrying an error cancels the rest
+        and is raised. No partition
         finishing for :data:`STALL_SECONDS` plus the largest one's bytes at
         :data:`SLOWEST_RATE` (before the first finishes), then for :data:`STALL_FACTOR`
         times the longest gap measured between them (and never less than the largest
         one's bytes at :data:`SLOWEST_RATE`): :class:`Stalled`."""
         from dask.distributed import wait
         client = self.client
-        sending = Patience(self.stall_seconds, self.started_in).allowed()
-        shared = within(sending, "sending A's index to the workers",
-                        lambda: client.scatter(index, broadcast=True, hash=False))
+        shared = client.submit(held, index, key=f"ngram-a-index-{uuid.uuid4().hex}",
+                               pure=False, retries=2)
         more = (lambda part: (extra[part.index],)) if extra is not None else (lambda part: ())
         futures = [client.submit(work, part, *choices[part.file_index], shared, *more(part),
                                  key=f"ngram-{work.__name__}-{shared.key}-{part.index}"
@@ -265,14 +273,13 @@ def on_cluster(run: Callable[[OnDask], T], *, scheduler: str | None = None,
         with dask.config.set(config), dask_logs(logs):
             for attempt in range(1, TRIES + 1):
                 # a scheduler that does not answer is said at once: no second wait
-                started = time.monotonic()
                 client, cluster = _connect(scheduler, workers, scratch, connect_timeout,
                                            last=attempt == TRIES or bool(scheduler))
                 if client is None:
                     continue
                 failed = False
                 try:
-                    return run(OnDask(client, started_in=time.monotonic() - started))
+                    return run(OnDask(client))
                 except InputError:
                     raise
                 except Exception as e:            # a worker lost, a scheduler gone
