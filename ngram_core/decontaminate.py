@@ -391,8 +391,9 @@ def now() -> str:
 
 
 def render_tables(report: dict) -> str:
-    """The report as three aligned tables for the terminal: each eval, each training
-    file, and where each eval was found."""
+    """The report as three aligned tables for the terminal: each eval (with the rows
+    the rephrase lens marks, when it ran), each training file, and where each eval
+    was found."""
     def table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
         every = [head, *rows]
         widths = [max(len(r[i]) for r in every) for i in range(len(head))]
@@ -400,9 +401,12 @@ def render_tables(report: dict) -> str:
                                         for i, (c, w) in enumerate(zip(r, widths))).rstrip()
                        + "\n" for r in every)
 
-    evals = table(("Eval", "Rows", "Checkable", "Flagged", "Share", "Contained"),
+    lens = any(e.get("rephrase_threshold") is not None for e in report["evals"])
+    evals = table(("Eval", "Rows", "Checkable", "Flagged", "Share", "Contained",
+                   *(("Rephrased",) if lens else ())),
                   [(e["file"], f"{e['rows']:,}", f"{e['checkable']:,}", f"{e['flagged']:,}",
-                    percent(e["flagged_share"]), f"{e['contained']:,}") for e in report["evals"]])
+                    percent(e["flagged_share"]), f"{e['contained']:,}",
+                    *((f"{e['rephrased']:,}",) if lens else ())) for e in report["evals"]])
     training = table(("Training file", "Rows", "Removed", "Written to"),
                      [(t["file"], f"{t['rows']:,}", removed_cell(t["rows"], t["removed"]),
                        t["cleaned"]) for t in report["training"]])

@@ -30,11 +30,12 @@ N_RULE = f"n must be a whole number from {N_MIN} to {N_MAX}"
 THRESHOLD_RULE = f"The threshold must be a percentage from {THRESHOLD_MIN} to {THRESHOLD_MAX}"
 SHORT_MIN_RULE = f"The short-row minimum must be a whole number from 0 (off) to {SHORT_MIN_MAX}"
 MAX_B_ROWS_RULE = "The number of training rows must be a whole number, 1 or more"
+REPHRASE_RULE = "The rephrase similarity must be a number from 0 to 1"
 N_LABEL = f"Window size n, in tokens ({N_MIN} to {N_MAX})"
 #: Every control whose change recomputes.
 CONTROL_IDS = ("n", "threshold", "mode-loose", "mode-strict",
                *(f"layer-{layer}" for layer in LAYERS), "short-min", "max-b-rows-on",
-               "max-b-rows", "keep-template")
+               "max-b-rows", "keep-template", "rephrase-threshold")
 
 
 class Read(NamedTuple):
@@ -91,6 +92,7 @@ def read_settings() -> Read | None:
     n = read_number("n", int, N_MIN, N_MAX, N_RULE)
     threshold = read_number("threshold", float, THRESHOLD_MIN, THRESHOLD_MAX, THRESHOLD_RULE)
     short_min = read_number("short-min", int, 0, SHORT_MIN_MAX, SHORT_MIN_RULE)
+    rephrase = read_number("rephrase-threshold", float, 0, 1, REPHRASE_RULE)
     filtering = bool(el("max-b-rows-on").checked)
     el("max-b-rows").disabled = not filtering
     max_b_rows = None
@@ -104,16 +106,16 @@ def read_settings() -> Read | None:
     mode = "strict" if el("mode-strict").checked else "loose"
     el("layers").disabled = mode == "strict"
     layers = tuple(layer for layer in LAYERS if el(f"layer-{layer}").checked)
-    if short_min is None:
-        el("more-settings").open = True
-    if n is None or threshold is None or short_min is None:
+    if short_min is None or rephrase is None:
+        el("more-settings").open = True      # the message is inside the fold
+    if n is None or threshold is None or short_min is None or rephrase is None:
         return None
     keep_template = bool(el("keep-template").checked)
     settings = Settings(n=n, mode=mode, layers=layers, threshold=threshold,
                         short_min=short_min, max_b_rows=max_b_rows, keep_template=keep_template,
-                        leave_out=tuple(LEFT_OUT))
+                        leave_out=tuple(LEFT_OUT), rephrase_threshold=rephrase)
     set_text("more-settings-line", more_settings_line(mode, layers, short_min, max_b_rows,
-                                                      keep_template))
+                                                      keep_template, settings.rephrase_threshold))
     return Read(settings, str(el("threshold").value).strip())
 
 
@@ -132,6 +134,8 @@ def apply_link(link: LinkControls) -> None:
         el("short-min").value = link.short_min
     if link.keep_template:
         el("keep-template").checked = True
+    if link.rephrase is not None:
+        el("rephrase-threshold").value = link.rephrase
     LEFT_OUT[:] = list(link.leave_out)
     if link.max_b_rows is not None:
         el("max-b-rows-on").checked = True

@@ -19,7 +19,7 @@ from ngram_core.report.definitions import DESCRIPTIONS
 from ngram_core.report.explore import (DIRTY_UNDER, HOLDING, SHOWS, SORTS, RowView,
                                        listed_rows, page_bounds, status_words)
 from ngram_core.method.match import CHECKABLE
-from ngram_core.report.summary import flag_rule, percent
+from ngram_core.report.summary import flag_rule, percent, rephrase_rule
 
 from .dom import bring_into_view, el, fill_options, fill_rows, found, set_text
 from .text import shorten
@@ -58,6 +58,7 @@ class Explorer:
         self.position = 0                # the focused row's position in self.rows
         self.column = 0
         self.definitions = None
+        self.rephrased = lambda match: False     # the lens's rule for the result drawn
         #: the rows holding a passage picked in the review, and its text (None: none)
         self.holding: tuple[set[int], str] | None = None
 
@@ -117,6 +118,18 @@ class Explorer:
         self.offer_choices()
         self._from_the_top()
 
+    def open_row_among(self, show: str, row: int) -> None:
+        """List the rows of kind ``show`` and open A row ``row`` among them (its page
+        drawn, its cell in focus, its panes brought into view)."""
+        self.view = self.view._replace(show=show)
+        self.offer_choices()
+        self.page = self.position = 0
+        self.relist()
+        if row in self.rows:
+            self.move_to(self.rows.index(row), by_person=True)
+        else:
+            self.on_select(0 if self.rows else None, False)
+
     def _from_the_top(self) -> None:
         """A new view: listed again from the first page, the panes following the list."""
         self.page = self.position = 0
@@ -165,7 +178,8 @@ class Explorer:
         dirty_under = self.definitions.dirty_rows if self.definitions is not None else None
         self.rows = listed_rows(result.matches, result.a_rows, self.view,
                                 result.settings.threshold, dirty_under,
-                                self.holding[0] if self.holding is not None else None)
+                                self.holding[0] if self.holding is not None else None,
+                                rephrase_rule(result.settings))
         self.position = min(self.position, max(0, len(self.rows) - 1))
         self.draw()
 
@@ -180,6 +194,7 @@ class Explorer:
         self.page = self.position // PAGE_ROWS
         start, end = page_bounds(total, self.page, PAGE_ROWS)
         flagged = flag_rule(result.settings.threshold)
+        self.rephrased = rephrase_rule(result.settings)
         several = self._several()
         rows = []
         for position in range(start, end):
@@ -217,7 +232,7 @@ class Explorer:
         result = self.result
         a_id = result.a_rows[match.row].id
         checkable = match.status == CHECKABLE
-        status = status_words(match, is_flagged, result.b_id)
+        status = status_words(match, is_flagged, result.b_id, self.rephrased(match))
         texts = [(a_id, True), (f"{match.tokens:,}", False),
                  (percent(match.share) if checkable else DASH, False),
                  (f"{match.span:,}" if checkable else DASH, False),

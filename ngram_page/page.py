@@ -23,13 +23,16 @@ from ngram_core import CheckCache, InputError, check_steps
 
 from ngram_core.argv import command_line
 from ngram_core.method.match import CHECKABLE, contained_a_chars
+from ngram_core.method.similar import telling_terms, term_ranges
 from ngram_core.report.export import rows_csv_text
+from ngram_core.report.summary import rephrase_rule
 
 from . import controls, counts, panes
 from .dom import bring_into_view, el, js, mark, set_text, wasm_bytes
 from .download import save_csv
 from .explorer import Explorer
 from .reporting import Reporting, Shown
+from .rephrased_view import RephrasedView
 from .review_view import ReviewView
 from .runner import Runner, collection_paused, spawn
 from .slots import MAX_BYTES, Slot, picked_files, read_file
@@ -44,9 +47,12 @@ OTHER = {"a": "b", "b": "a"}
 
 def plain_rows_csv(result) -> str:
     """A result's rows CSV without the published definitions' columns (the report
-    adds them later): what a change of the controls is compared by."""
-    return rows_csv_text(result.matches, result.a_rows, result.b_id, result.settings.threshold,
-                         result.b_files)
+    adds them later), the rephrase lens's with them: what a change of the controls
+    is compared by."""
+    settings = result.settings
+    return rows_csv_text(result.matches, result.a_rows, result.b_id, settings.threshold,
+                         result.b_files, None,
+                         rephrase_rule(settings) if settings.rephrase else None)
 
 
 def refused(key: str, names: list[str], message: str = "") -> str:
@@ -77,6 +83,7 @@ class Page:
         self.explorer = Explorer(self.row_focused)
         self.suite = SuiteView(self.eval_picked)   # several test sets in slot A
         self.review = ReviewView(self.explorer_holding, self.left_out, self.put_back)
+        self.rephrased = RephrasedView(self.explorer_rephrased)
         self.runs = 0
         self.loads = 0
         query = parse_query(str(js.window.location.search))
@@ -221,6 +228,10 @@ class Page:
         """Show the rows holding a passage picked in the review."""
         self.explorer.show_holding(rows, text)
         bring_into_view("explorer")
+
+    def explorer_rephrased(self, row: int) -> None:
+        """Open a row picked in the list of rows that look rephrased, among them."""
+        self.explorer.open_row_among("rephrased", row)
 
     def left_out(self, text: str) -> None:
         """Leave a passage out of the check: checked again without it."""
@@ -368,6 +379,7 @@ class Page:
         await runner.breathe("drawing")
         runner.report(started, computed, done)
         await self.review.draw(result, runner)
+        await self.rephrased.draw(result, runner)
         await self.report.compute(result, self.shown, self.runs, self.explorer.definitions_ready)
         if self.suite.active:
             await self.suite.compute(runner, b, settings)
@@ -385,7 +397,8 @@ class Page:
         search = build_query(s.n, read.threshold_text, s.mode, s.layers,
                              {key: slot.link_choice() for key, slot in self.slots.items()},
                              short_min=s.short_min, max_b_rows=s.max_b_rows,
-                             keep_template=s.keep_template, leave_out=s.leave_out)
+                             keep_template=s.keep_template, leave_out=s.leave_out,
+                             rephrase=s.rephrase_threshold)
         self.replace_link(search, self.fragment())
 
     def fragment(self) -> str:
@@ -472,7 +485,17 @@ class Page:
             mark("selected", "")
             return
         match = result.matches[self.explorer.rows[position]]
-        if match.status == CHECKABLE and (match.b_row is not None or match.contained_in is None):
+        if match.status == CHECKABLE and match.b_row is None and match.contained_in is None \
+                and rephrase_rule(result.settings)(match):
+            df, rows = await self.rephrased.term_rows(result, self.runner)
+            if self.selected != position or self.result is not result:
+                return
+            a_text = result.a_rows[match.row].text
+            b_text = result.b_rows[match.similar_b_row].text
+            telling = telling_terms(a_text, b_text, df, rows)
+            panes.similar_panes(result, names, match, term_ranges(a_text, telling),
+                                term_ranges(b_text, telling))
+        elif match.status == CHECKABLE and (match.b_row is not None or match.contained_in is None):
             ranges = await self.runner.drive(result.highlight_steps(match))
             if self.selected != position or self.result is not result:
                 return                   # another row or run came meanwhile

@@ -64,6 +64,20 @@ def panes(result, names, match, ranges) -> None:
          b_title, b_text, ranges[1])
 
 
+def similar_panes(result, names, match, a_ranges, b_ranges) -> None:
+    """A row the rephrase lens marks, sharing no window, and its most similar B row,
+    the words both hold that few rows of A hold marked in each."""
+    a_name, b_name = names
+    a_row, b = result.a_rows[match.row], match.similar_b_row
+    set_text("pane-figures", f"Row {a_row.id}: " + row_figures(match, result.b_id, None)
+             + f"; it looks rephrased from B row {result.b_id(b)}, similarity "
+               f"{match.similarity:.3f}.")
+    fill(_pane_title(a_name, a_row, result.summary.a_fields), a_row.text, a_ranges,
+         _pane_title(b_file(result, b) or b_name, result.b_rows[b], result.summary.b_fields)
+         + f": most similar in its words ({match.similarity:.3f})",
+         result.b_rows[b].text, b_ranges)
+
+
 def short_panes(result, names, match, b_row: int, a_range, b_range) -> None:
     """A row and the B row it duplicates or that holds it (or one of its fields)
     whole, each marked."""

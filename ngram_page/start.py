@@ -64,6 +64,7 @@ def wire(page):
     explorer = page.explorer
     on("suite-table", "click", page.suite.clicked)
     on("review", "click", page.review.clicked)
+    on("rephrased", "click", page.rephrased.clicked)
     on("rows-table", "click", explorer.clicked)
     on("rows-table", "keydown", explorer.keydown)
     on(el("rows-table").tHead, "click", explorer.header_clicked)

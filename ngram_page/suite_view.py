@@ -28,7 +28,8 @@ from .verdict import show_progress
 
 
 #: The table's columns after the test set's name (index.html's headings).
-COLUMNS = ("Rows", "Checkable", "Flagged", "Share", "Contained", "Rows of B holding them")
+COLUMNS = ("Rows", "Checkable", "Flagged", "Share", "Contained", "Rephrased",
+           "Rows of B holding them")
 
 
 class SuiteRow(NamedTuple):
@@ -39,6 +40,8 @@ class SuiteRow(NamedTuple):
     flagged: int
     share: float
     contained: int
+    #: rows the rephrase lens marks (:attr:`~ngram_core.report.summary.Summary.rephrased`)
+    rephrased: int
     #: per file of B, the training rows holding this test set's rows found there
     holding: tuple[int, ...]
 
@@ -250,7 +253,7 @@ class SuiteView:
         for found in found_in_files(suite):
             holding[found.eval][found.file_index] = found.training_rows
         self.rows = [SuiteRow(name, s.rows, s.checkable, s.flagged, s.flagged_share, s.contained,
-                              tuple(holding[e]))
+                              s.rephrased, tuple(holding[e]))
                      for e, (name, s) in enumerate(zip(suite.eval_names,
                                                        (r.summary for r in suite.results)))]
         self.positions = checked
@@ -276,7 +279,7 @@ class SuiteView:
                 append_breakable(name, self.evals[position][0])
                 line.insertCell().append(name)
                 why = line.insertCell()
-                why.colSpan = 6
+                why.colSpan = len(COLUMNS)
                 why.className = "refused"
                 why.dataset.label = "Checked"
                 why.textContent = f"Refused, not checked: {self.refused[position]}"
@@ -291,7 +294,7 @@ class SuiteView:
             cell.append(button)
             for label, value in zip(COLUMNS, (f"{row.rows:,}", f"{row.checkable:,}",
                                               f"{row.flagged:,}", percent(row.share),
-                                              f"{row.contained:,}",
+                                              f"{row.contained:,}", f"{row.rephrased:,}",
                                               holding_text(row.holding, self.b_names))):
                 number = line.insertCell()
                 number.textContent = value

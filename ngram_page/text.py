@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from array import array
 
+from ngram_core.method.similar import REPHRASE_THRESHOLD
 from ngram_core.read.fields import KIND_WORDS as HOLDS
 
 PANE_CHARS = 20_000           # a longer row is shown around its first highlight
@@ -295,13 +296,17 @@ def timing_line(check: float, draw: float, held: float, where: str) -> str:
 
 
 def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None,
-                       keep_template: bool = False) -> str:
-    """The folded matching settings in one line::
+                       keep_template: bool = False,
+                       rephrase: float = REPHRASE_THRESHOLD) -> str:
+    """The folded matching settings in one line (the rephrase lens's threshold named
+    when it is not the default)::
 
         >>> more_settings_line("loose", ("L1", "L3", "L4"), 8, None)
         'loose matching, L1, L3 and L4; short rows of 8 tokens or more looked for whole; no n-gram ignored'
         >>> more_settings_line("strict", (), 0, 10)
         'strict matching; short rows not looked for; n-grams in more than 10 training rows ignored'
+        >>> more_settings_line("strict", (), 0, None, rephrase=0.6)[-46:]
+        'no n-gram ignored; rephrased at similarity 0.6'
     """
     how = f"{mode} matching"
     if mode == "loose":
@@ -313,7 +318,12 @@ def more_settings_line(mode: str, layers, short_min: int, max_b_rows: int | None
     ignored = (f"n-grams in more than {max_b_rows:,} training rows ignored"
                if max_b_rows is not None else "no n-gram ignored")
     line = f"{how}; {short}; {ignored}"
-    return line + "; file A's template matched too" if keep_template else line
+    if keep_template:
+        line += "; file A's template matched too"
+    if rephrase != REPHRASE_THRESHOLD:
+        from ngram_core.report.summary import number
+        line += f"; rephrased at similarity {number(rephrase)}"
+    return line
 
 
 def rows_moved(before_csv: str, after_csv: str) -> int:
@@ -369,6 +379,9 @@ def change_line(before, after, rows_changed: int = 0) -> str:
         moves.append("A's template matched" if s1.keep_template else "A's template left out")
     if s0.leave_out != s1.leave_out:
         moves.append(f"passages left out {len(s0.leave_out)} → {len(s1.leave_out)}")
+    if s0.rephrase_threshold != s1.rephrase_threshold:
+        moves.append(f"rephrase similarity {number(s0.rephrase_threshold)} → "
+                     f"{number(s1.rephrase_threshold)}")
     for side, f0, f1 in (("A", r0.a_fields, r1.a_fields), ("B", r0.b_fields, r1.b_fields)):
         if f0 != f1:
             moves.append(f"text of {side} {' + '.join(f0) or 'text'} → "
@@ -386,6 +399,8 @@ def change_line(before, after, rows_changed: int = 0) -> str:
                        f"{'row is' if abs(more) == 1 else 'rows are'} checkable")
     if r0.dirty_tokens != r1.dirty_tokens:
         effects.append(f"dirty tokens {r0.dirty_tokens:,} → {r1.dirty_tokens:,}")
+    if r0.rephrased != r1.rephrased:
+        effects.append(f"rows that look rephrased {r0.rephrased:,} → {r1.rephrased:,}")
     if rows_changed and not any(e.startswith(("rows flagged", "flagged rows"))
                                 for e in effects):
         effects.insert(0, f"rows flagged unchanged ({flagged_figure(r1)})")

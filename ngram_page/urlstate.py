@@ -28,6 +28,7 @@ from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from ngram_core.method.settings import SHORT_MIN_DEFAULT
+from ngram_core.method.similar import REPHRASE_THRESHOLD
 from ngram_core.method.tokenize import LAYERS
 
 _SAFE = frozenset(b"*-._0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -45,6 +46,7 @@ class LinkControls:
     max_b_rows: str | None = None    # None: the filter stays off
     keep_template: bool = False
     leave_out: tuple[str, ...] = ()
+    rephrase: str | None = None      # the rephrase lens's threshold, as the link has it
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ def link_controls(query: dict[str, list[str]]) -> LinkControls:
                         short_min=_first(query, "short_min"),
                         max_b_rows=_first(query, "max_b_rows"),
                         keep_template=_first(query, "keep_template") == "1",
-                        leave_out=tuple(t for t in query.get("leave_out", []) if t.strip()))
+                        leave_out=tuple(t for t in query.get("leave_out", []) if t.strip()),
+                        rephrase=_first(query, "rephrase"))
 
 
 def asked_choice(query: dict[str, list[str]], key: str) -> FieldChoice:
@@ -109,11 +112,14 @@ def field_choice(query: dict[str, list[str]], key: str, fields: list[str]) -> Fi
 def build_query(n: int, threshold: str, mode: str, layers: tuple,
                 choices: dict[str, FieldChoice], *, short_min: int = SHORT_MIN_DEFAULT,
                 max_b_rows: int | None = None, keep_template: bool = False,
-                leave_out: tuple[str, ...] = ()) -> str:
+                leave_out: tuple[str, ...] = (),
+                rephrase: float = REPHRASE_THRESHOLD) -> str:
     """The query string (with its ``?``) a link to these settings and fields carries.
 
     ``threshold`` is the text the person typed (stripped), so the link opens
-    on exactly the value compared, never a rounded one.
+    on exactly the value compared, never a rounded one; ``rephrase``, the rephrase
+    lens's threshold, is named only when it is not the default (a float's shortest
+    text, which reads back as the same float).
     """
     params = [("n", str(n)), ("threshold", str(threshold).strip()), ("mode", mode)]
     if mode == "loose":
@@ -124,6 +130,8 @@ def build_query(n: int, threshold: str, mode: str, layers: tuple,
         params.append(("max_b_rows", str(max_b_rows)))
     if keep_template:
         params.append(("keep_template", "1"))
+    if rephrase != REPHRASE_THRESHOLD:
+        params.append(("rephrase", repr(float(rephrase))))
     params += [("leave_out", text) for text in leave_out]
     for key, choice in choices.items():
         for field in choice.text_fields or []:

@@ -1,7 +1,7 @@
 """The row explorer's rows (ngram_core.report.explore) against plain loops: every row is
 listed under "all", each kind keeps exactly its rows, a search keeps exactly the
 rows whose id or text holds it, each sort orders by its column with ties in
-file order, and the pages cover the list once."""
+file order (the rephrase lens's similarity too), and the pages cover the list once."""
 
 from __future__ import annotations
 
@@ -32,7 +32,10 @@ def results(draw):
             dirty = draw(st.integers(1, tokens)) if windows else 0
             span = min(dirty, draw(st.integers(0, tokens)))
             b_row = draw(st.integers(0, 5)) if windows else None
-            matches.append(RowMatch(r, status, tokens, windows, dirty, span, b_row))
+            similarity = draw(st.sampled_from([None, 0.0, 0.25, 0.5, 0.5, 0.75, 1.0]))
+            matches.append(RowMatch(r, status, tokens, windows, dirty, span, b_row,
+                                    similarity=similarity,
+                                    similar_b_row=None if similarity is None else 3))
         else:
             kind = draw(st.sampled_from([None, "duplicate", "contained"])) if tokens else None
             matches.append(RowMatch(r, status, tokens,
@@ -49,7 +52,13 @@ def plain_kind(m: RowMatch, show: str, threshold: Fraction) -> bool:
             "checkable": m.status == CHECKABLE,
             "duplicates": m.duplicate_of is not None,
             "contained": m.contained_in is not None,
-            "unchecked": m.status != CHECKABLE}[show]
+            "unchecked": m.status != CHECKABLE,
+            "rephrased": m.similarity is not None and m.similarity >= 0.5}[show]
+
+
+def at_half(m: RowMatch) -> bool:
+    """The rephrase lens's rule at a threshold of 0.5."""
+    return m.similarity is not None and m.similarity >= 0.5
 
 
 @settings(max_examples=150, deadline=None)
@@ -57,7 +66,8 @@ def plain_kind(m: RowMatch, show: str, threshold: Fraction) -> bool:
        st.sampled_from(["", "moon", "Q", "q1", "zz"]))
 def test_each_kind_and_search_keeps_exactly_its_rows(result, show, threshold, search):
     rows, matches = result
-    listed = listed_rows(matches, rows, RowView(show, search, "row"), threshold)
+    listed = listed_rows(matches, rows, RowView(show, search, "row"), threshold,
+                         rephrased=at_half)
     expected = [m.row for m in matches
                 if plain_kind(m, show, Fraction(threshold))
                 and (not search or search.lower() in rows[m.row].id.lower()
@@ -89,7 +99,8 @@ def test_each_sort_orders_by_its_column_ties_in_file_order(result, sort, descend
     keys = {"row": lambda m: m.row, "tokens": lambda m: m.tokens,
             "share": checked(lambda m: Fraction(m.dirty, m.tokens)),
             "span": checked(lambda m: m.span), "windows": checked(lambda m: m.windows),
-            "b_row": lambda m: (m.b_row is None, m.b_row or 0)}
+            "b_row": lambda m: (m.b_row is None, m.b_row or 0),
+            "similarity": lambda m: (m.similarity is not None, m.similarity or 0)}
     if sort == "worst":
         # the product description's order (share, then span, high to low, then file
         # order), the rows that cannot be checked after it; reversed when asked

@@ -53,7 +53,7 @@ def test_several_test_sets_give_the_commands_table_and_each_opens_its_own_check(
     report = the_command(tmp_path)
     holding = {(f["eval"], f["training"]): f["training_rows"] for f in report["found"]}
     expected = [[path.name, f"{e['rows']:,}", f"{e['checkable']:,}", f"{e['flagged']:,}",
-                 percent(e["flagged_share"]), f"{e['contained']:,}",
+                 percent(e["flagged_share"]), f"{e['contained']:,}", f"{e['rephrased']:,}",
                  holding_text(tuple(holding[e["file"], str(t)] for t in TRAIN),
                               tuple(t.name for t in TRAIN))]
                 for path, e in zip(EVALS, report["evals"])]

@@ -230,3 +230,22 @@ def test_decontaminate_removes_the_rephrased_rows_when_asked(tmp_path):
                  "similarity": 0.757}]}]
         else:
             assert removed == []
+
+
+def test_decontaminates_table_counts_each_evals_rephrased_rows(tmp_path):
+    """The per-eval table on stdout gains a Rephrased column (the rows the lens marks,
+    as each eval's summary counts them); none with --no-rephrase."""
+    import io
+    from ngram_core.decontaminate import main as decontaminate_main
+    evals = tmp_path / "eval.jsonl"
+    evals.write_text(json.dumps({"id": "q1", "text": MUFFINS}) + "\n")
+    train = tmp_path / "train.jsonl"
+    train.write_text(json.dumps({"text": MUFFINS_REWRITTEN}) + "\n")
+    for flags, heading, last in (([], "Contained  Rephrased", "0          1"),
+                                 (["--no-rephrase"], "Contained", "0")):
+        out = io.StringIO()
+        assert decontaminate_main(["--evals", str(evals), "--train", str(train), "--out",
+                                   str(tmp_path / f"out{len(flags)}"), *flags], out,
+                                  io.StringIO()) == 0
+        table = out.getvalue().split("\n\n")[0].splitlines()
+        assert table[0].endswith(heading) and table[1].endswith(last), table

@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
@@ -228,10 +228,51 @@ class SimilarIndex:
                     best[a] = (score, b)
 
 
-def key_terms(counts: Mapping[str, int], df: Mapping[str, int]) -> list[str]:
-    """A row's key terms: its KEY_TERMS rarest in A (fewest rows, then the longest, then
-    in code-point order)."""
-    return sorted(counts, key=lambda t: (df[t], -len(t), t))[:KEY_TERMS]
+def term_rows_steps(texts: Sequence[str], every: int = 256
+                    ) -> Generator[int, None, tuple[Counter[str], int]]:
+    """How many of the texts hold each term, and how many hold any: A's document
+    frequencies, as the lens's weights read them (yields the texts done, ``every``
+    at a time)::
+
+        >>> from ngram_core.steps import run_steps
+        >>> run_steps(term_rows_steps(["Janet has 16 ducks.", "Janet sings.", ""]))
+        (Counter({'janet': 2, 'has': 1, '16': 1, 'ducks': 1, 'sings': 1}), 2)
+    """
+    df: Counter[str] = Counter()
+    rows = 0
+    for first in range(0, len(texts), every):
+        for text in texts[first:first + every]:
+            counts = term_counts(text)
+            df.update(counts.keys())
+            rows += bool(counts)
+        yield min(first + every, len(texts))
+    return df, rows
+
+
+def telling_terms(a_text: str, b_text: str, df: Mapping[str, int], rows: int) -> set[str]:
+    """The terms both texts hold that tell rows apart, to show a person why two rows
+    look alike: those in at most half of A's ``rows`` (``df``: of A,
+    :func:`term_rows_steps`), and every number (a stop word, in most rows, is
+    not one of them)::
+
+        >>> from ngram_core.steps import run_steps
+        >>> df, rows = run_steps(term_rows_steps(
+        ...     ["Janet has 16 ducks.", "The sky is blue.", "The end is near."]))
+        >>> sorted(telling_terms("Janet has 16 ducks.", "The farm of Janet: 16 ducks", df, rows))
+        ['16', 'ducks', 'janet']
+    """
+    shared = term_counts(a_text).keys() & term_counts(b_text).keys()
+    return {t for t in shared if t[0].isdecimal() or 2 * df.get(t, 0) <= rows}
+
+
+def term_ranges(text: str, chosen: set[str]) -> list[tuple[int, int]]:
+    """The ``[start, end)`` character ranges of ``text``'s terms among ``chosen``
+    (each term lower-cased alone, as :func:`term_counts` reads a long row)::
+
+        >>> term_ranges("Janet's 16 Ducks", {"janet", "ducks"})
+        [(0, 5), (11, 16)]
+    """
+    return [m.span() for m in _TERM.finditer(text) if m.group().lower() in chosen]
 
 
 def set_similar(matches: Sequence, best: dict[int, tuple[float, int]] | None) -> None:

@@ -6,7 +6,9 @@ page's row explorer draws what this returns and computes nothing itself.
 * ``show`` keeps the rows of one kind (:data:`SHOWS`): every row, the flagged
   ones, those with at least one shared window, the checkable ones, the short
   rows equal to a whole B row (duplicates) or found inside one (contained),
-  the rows that cannot be checked (short or blank), ``dirty:<name>``: the
+  the rows that cannot be checked (short or blank), the rows the rephrase lens
+  marks (``rephrased``: their most similar B row reaches the rephrase
+  threshold, :mod:`~ngram_core.method.similar`), ``dirty:<name>``: the
   rows a published definition calls dirty, or ``holding``: the rows given as
   holding a passage (one of :mod:`~ngram_core.report.shared_windows`);
 * ``search`` keeps the rows whose id or text holds it, compared case-folded
@@ -54,6 +56,7 @@ SHOWS = {
     "duplicates": "Short rows equal to a whole B row",
     "contained": "Rows with a short text (the row or a field) found inside a B row",
     "unchecked": "Rows that cannot be checked (short or blank)",
+    "rephrased": "Rows that look rephrased",
 }
 DIRTY_UNDER = "dirty:"          # + a definition's name: the rows it calls dirty
 HOLDING = "holding"             # the rows holding a passage, given with the view
@@ -68,6 +71,7 @@ SORTS = {
     "span": ("Longest span", True),
     "windows": ("Windows", True),
     "b_row": ("Best B row", False),
+    "similarity": ("Similarity", True),
 }
 
 
@@ -87,7 +91,8 @@ def _digits_key(text: str) -> tuple:
 
 
 def _kept(show: str, threshold: float, dirty_under: Callable[[str], set[int]] | None,
-          holding: Container[int] | None = None):
+          holding: Container[int] | None = None,
+          rephrased: Callable[[RowMatch], bool] | None = None):
     flagged = flag_rule(threshold)
     if show == HOLDING:
         kept = holding if holding is not None else set()
@@ -103,6 +108,7 @@ def _kept(show: str, threshold: float, dirty_under: Callable[[str], set[int]] | 
         "duplicates": lambda m: m.duplicate_of is not None,
         "contained": lambda m: m.contained_in is not None,
         "unchecked": lambda m: m.status in (SHORT, BLANK),
+        "rephrased": rephrased if rephrased is not None else (lambda m: False),
     }
     if show not in tests:
         raise ValueError(f"no such kind of row: {show!r}")
@@ -123,6 +129,7 @@ def _sort_key(sort: str, a_rows: Sequence[Row]) -> Callable[[RowMatch], Any]:
         "span": checked(lambda m: m.span),
         "windows": checked(lambda m: m.windows),
         "b_row": lambda m: (m.b_row is None, m.b_row or 0),
+        "similarity": lambda m: (m.similarity is not None, m.similarity or 0.0),
     }
     if sort not in keys:
         raise ValueError(f"no such column to sort by: {sort!r}")
@@ -132,14 +139,17 @@ def _sort_key(sort: str, a_rows: Sequence[Row]) -> Callable[[RowMatch], Any]:
 def listed_rows(matches: Sequence[RowMatch], a_rows: Sequence[Row], view: RowView,
                 threshold: float,
                 dirty_under: Callable[[str], set[int]] | None = None,
-                holding: Container[int] | None = None) -> list[int]:
+                holding: Container[int] | None = None,
+                rephrased: Callable[[RowMatch], bool] | None = None) -> list[int]:
     """The 0-based A rows the view shows, in its order (see the module's rules).
 
     ``dirty_under(name)``: the rows a published definition calls dirty, for
     ``show="dirty:<name>"`` (none while the definitions are not computed);
-    ``holding``: the rows ``show="holding"`` keeps.
+    ``holding``: the rows ``show="holding"`` keeps; ``rephrased``: whether the
+    rephrase lens marks a row (:func:`~ngram_core.report.summary.rephrase_rule`;
+    None: the lens did not run, and ``show="rephrased"`` keeps no row).
     """
-    keep = _kept(view.show, threshold, dirty_under, holding)
+    keep = _kept(view.show, threshold, dirty_under, holding, rephrased)
     needle = view.search.strip().casefold()
     chosen = [m for m in matches if keep(m)]
     if needle:
@@ -163,11 +173,16 @@ def page_bounds(count: int, page: int, size: int) -> tuple[int, int]:
     return start, min(start + size, count)
 
 
-def status_words(match: RowMatch, flagged: bool, b_id: Callable[[int], str]) -> str:
-    """A row's state in words, for the explorer's Status column.
+def status_words(match: RowMatch, flagged: bool, b_id: Callable[[int], str],
+                 rephrased: bool = False) -> str:
+    """A row's state in words, for the explorer's Status column; ``rephrased``: the
+    rephrase lens marks the row (said for a checkable row not flagged).
 
     >>> status_words(RowMatch(0, SHORT, 5, duplicate_of=3), False, lambda r: f"#{r + 1}")
     'short: equals B row #4'
+    >>> status_words(RowMatch(0, CHECKABLE, 30, similar_b_row=6, similarity=0.7132),
+    ...              False, lambda r: f"#{r + 1}", rephrased=True)
+    'looks rephrased from B row #7 (similarity 0.713)'
     """
     if match.status == BLANK:
         return "blank"
@@ -179,6 +194,9 @@ def status_words(match: RowMatch, flagged: bool, b_id: Callable[[int], str]) -> 
         return "short"
     if flagged:
         return "flagged"
+    if rephrased and match.similar_b_row is not None and match.similarity is not None:
+        return (f"looks rephrased from B row {b_id(match.similar_b_row)} "
+                f"(similarity {match.similarity:.3f})")
     if match.windows:
         return "shares a window, below the threshold"
     if match.contained_in is not None:
