@@ -1,7 +1,8 @@
 """Every table at 356 px (#45): on a 375 px phone, with a 1,200-row multiple-choice
 set, two training files and three test sets (one broken), no element is wider than
-the window, no table cell cuts its text, and file names break at their parts.
-Real Chromium."""
+the window, no table cell cuts its text, and file names break at their parts; a
+row tapped shows its text, its shared part marked, within the screen. Real
+Chromium on a touch screen."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ OVERFLOWS = """() => {
 def test_every_table_fits_a_phone_with_real_size_files(site):
     files = real_size_files()
     base, browser = site
-    context = browser.new_context(viewport={"width": 375, "height": 812})
+    context = browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True,
+                                  is_mobile=True)
     page, watch = open_page(context, base)
     put(page, "a", *[(name, files[name]) for name in ("mc_dev.jsonl", "bbh_broken.json",
                                                       "qa_test.csv")])
@@ -62,5 +64,18 @@ def test_every_table_fits_a_phone_with_real_size_files(site):
     assert overflows == [], "\n".join(overflows)
     assert scroll_width <= 375
     assert_no_axe_violation(page)
+    # a row tapped: its A text, with the first passage it shares, within one screen
+    # (2,098 px below the window, before)
+    first = "#rows-table tbody tr:first-child td:first-child"
+    page.locator(first).scroll_into_view_if_needed()
+    row_id = page.inner_text(first).strip()
+    page.tap(first)
+    page.wait_for_function("document.getElementById('panes').classList.contains('open')")
+    assert page.inner_text("#pane-a-title").startswith(f"mc_dev.jsonl, row {row_id}")
+    in_screen = """e => { const r = e.getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight && r.height > 0; }"""
+    assert page.eval_on_selector("#pane-a-text", in_screen)
+    assert page.eval_on_selector("#pane-a-text mark", in_screen)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
     assert not watch.problems(page)
     context.close()
