@@ -136,11 +136,12 @@ def _weight(idf: float, tf: int) -> int:
 
 @dataclass
 class SimilarIndex:
-    """A's rows weighed, and their key terms indexed (built by :meth:`of`)."""
+    """A's rows' terms counted, and their key terms indexed (built by :meth:`of`); an
+    A row's weights are made the first time a B row is a candidate for it (most A
+    rows never meet one)."""
     idf: dict[str, float]               # A's terms -> idf
     rows: int                           # A's rows with a term
-    vectors: list[dict[str, int]]       # A row -> term -> weight ({} for no terms)
-    norms: list[int]                    # A row -> its squared norm
+    counted: list[Counter[str]]         # A row -> its term counts
     keys: dict[str, list[int]]          # key term -> the A rows it is a key term of
     needed: list[int]                   # A row -> key terms a candidate must hold
 
@@ -151,25 +152,37 @@ class SimilarIndex:
         for counts in counted:
             df.update(counts.keys())
         rows = sum(1 for counts in counted if counts)
-        idf = {t: _idf(rows, d, t) for t, d in df.items()}
-        # every term's rank by rarity, once: a row's key terms are its lowest ranks
-        by_rank = sorted(df, key=lambda t: (df[t], -len(t), t))
-        rank = {t: r for r, t in enumerate(by_rank)}
-        common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
+        # the idf of each document frequency once (many terms share one), a number's
+        # times NUMBER_WEIGHT as _idf gives it
+        of_df = {d: _idf(rows, d, "a") for d in set(df.values())}
+        idf = {t: of_df[d] for t, d in df.items()}
+        for t in [t for t in idf if t[0].isdecimal()]:
+            idf[t] *= NUMBER_WEIGHT
+        # every term's rank by rarity, once: a row's key terms are its lowest ranks,
+        # among the terms that may be key terms at all
         too_common = max(COMMON_MIN, rows // COMMON_SHARE)     # no key term is in more
-        index = cls(idf, rows, [], [], {}, [])
+        by_rank = sorted([t for t, d in df.items() if d <= too_common],
+                         key=lambda t: (df[t], -len(t), t))
+        rank = {t: r for r, t in enumerate(by_rank)}
+        rank_of, keyable = rank.__getitem__, rank.keys()
+        common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
+        index = cls(idf, rows, counted, {}, [])
         keys = index.keys
         for a, counts in enumerate(counted):
-            vector = index._weights(counts)
-            index.vectors.append(vector)
-            index.norms.append(sum([w * w for w in vector.values()]))
-            rarest = [by_rank[r] for r in sorted([rank[t] for t in counts
-                                                  if df[t] <= too_common])[:KEY_TERMS]]
+            rarest = [by_rank[r] for r in sorted(map(rank_of, counts.keys() & keyable))[:KEY_TERMS]]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
             index.needed.append(min(KEY_SHARED, len(rarest)))
             for t in rarest:
                 keys.setdefault(t, []).append(a)
         return index
+
+    def weighed(self, a: int) -> tuple[dict[str, int], int]:
+        """A row ``a``'s weights and their squared norm (made once, then kept)."""
+        made = self._weighed.get(a)
+        if made is None:
+            vector = self._weights(self.counted[a])
+            made = self._weighed[a] = (vector, sum([w * w for w in vector.values()]))
+        return made
 
     def vector(self, text: str) -> dict[str, int]:
         """A B row's weights (A's idf; a term A lacks weighs the most)."""
@@ -190,7 +203,9 @@ class SimilarIndex:
         return out
 
     def __post_init__(self) -> None:
-        self._once = {t: _weight(idf, 1) for t, idf in self.idf.items()}
+        self._weighed: dict[int, tuple[dict[str, int], int]] = {}
+        once = {idf: _weight(idf, 1) for idf in set(self.idf.values())}
+        self._once = {t: once[idf] for t, idf in self.idf.items()}
         self._unseen_word = _weight(_idf(self.rows, 0, "a"), 1)
         self._unseen_number = _weight(_idf(self.rows, 0, "0"), 1)
 
@@ -208,12 +223,12 @@ class SimilarIndex:
             return {}
         vector = self._weights(counts)
         norm = sum([w * w for w in vector.values()])
-        vectors, norms = self.vectors, self.norms
+        weighed = self.weighed
         out = {}
         for a in met:
-            va = vectors[a]
+            va, norm_a = weighed(a)
             dot = sum([va[t] * vector[t] for t in va.keys() & vector.keys()])
-            out[a] = similarity(dot, norms[a], norm)
+            out[a] = similarity(dot, norm_a, norm)
         return out
 
     def fold(self, b_texts: Iterable[str], first: int,
