@@ -37,6 +37,17 @@ def test_terms_match_the_reference_walk(rows):
         assert terms(text) == reference.lens_terms(text), text
 
 
+@settings(max_examples=200, deadline=None)
+@given(texts, texts, st.lists(st.integers(0, 7), max_size=12), st.integers(1, 4))
+def test_rows_of_one_text_are_scored_once_and_get_every_pair_s_answer(a_texts, b_texts,
+                                                                     repeats, chunk):
+    """A rows that repeat (a test set holding an item twice, blank rows) are read and
+    scored once: each copy still gets what every pair gives it, and weighs in A's
+    document frequencies as often as it occurs."""
+    a_texts = a_texts + [a_texts[r % len(a_texts)] for r in repeats]
+    assert lens(a_texts, b_texts, chunk) == reference.lens_best(a_texts, b_texts)
+
+
 @settings(max_examples=300, deadline=None)
 @given(texts, texts, st.integers(1, 4))
 def test_best_row_and_similarity_match_every_pair(a_texts, b_texts, chunk):

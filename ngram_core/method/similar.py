@@ -42,7 +42,8 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   that row (nor is an item of the same template with other rare words). This
   is what makes the lens cheap: each B row looks up its terms among A's key
   terms only and scores just the A rows it meets
-  often enough, exactly -- never every pair.
+  often enough, exactly -- never every pair; rows of A with the same text are
+  scored once (they count in ``df`` as often as they occur).
 * **Best row.** Per A row, the candidate B row with the highest similarity,
   the first in file B on a tie (none when no B row is a candidate). A row is
   *rephrased* when that similarity reaches the threshold
@@ -66,7 +67,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
 KEY_TERMS = 8
@@ -144,14 +145,28 @@ class SimilarIndex:
     counted: list[Counter[str]]         # A row -> its term counts
     keys: dict[str, list[int]]          # key term -> the A rows it is a key term of
     needed: list[int]                   # A row -> key terms a candidate must hold
+    #: the first A row of a text that recurs -> the later rows of that text (only
+    #: first rows are keyed and scored; their scores are the copies')
+    copies: dict[int, list[int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, a_texts: Sequence[str]) -> SimilarIndex:
-        counted = [term_counts(text) for text in a_texts]
+        # rows of one text are read, indexed and scored once (a file of repeated
+        # rows stays linear), and counted as often as they occur
+        first_of: dict[str, int] = {}
+        copies: dict[int, list[int]] = {}
+        for a, text in enumerate(a_texts):
+            first = first_of.setdefault(text, a)
+            if first != a:
+                copies.setdefault(first, []).append(a)
+        by_text = {text: term_counts(text) for text in first_of}
+        counted = [by_text[text] for text in a_texts]
         df: Counter[str] = Counter()
-        for counts in counted:
-            df.update(counts.keys())
-        rows = sum(1 for counts in counted if counts)
+        rows = 0
+        for text, first in first_of.items():
+            counts, times = by_text[text], 1 + len(copies.get(first, ()))
+            df.update(dict.fromkeys(counts, times) if times > 1 else counts.keys())
+            rows += times if counts else 0
         # the idf of each document frequency once (many terms share one), a number's
         # times NUMBER_WEIGHT as _idf gives it
         of_df = {d: _idf(rows, d, "a") for d in set(df.values())}
@@ -166,12 +181,13 @@ class SimilarIndex:
         rank = {t: r for r, t in enumerate(by_rank)}
         rank_of, keyable = rank.__getitem__, rank.keys()
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
-        index = cls(idf, rows, counted, {}, [])
+        index = cls(idf, rows, counted, {}, [0] * len(counted), copies)
         keys = index.keys
-        for a, counts in enumerate(counted):
+        for a in first_of.values():
+            counts = counted[a]
             rarest = [by_rank[r] for r in sorted(map(rank_of, counts.keys() & keyable))[:KEY_TERMS]]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
-            index.needed.append(min(KEY_SHARED, len(rarest)))
+            index.needed[a] = min(KEY_SHARED, len(rarest))
             for t in rarest:
                 keys.setdefault(t, []).append(a)
         return index
@@ -236,11 +252,14 @@ class SimilarIndex:
         """Fold B rows numbered from ``first`` (in file order, after every row already
         folded into ``best``) into ``best``: A row -> (similarity, B row), the
         highest, the first B row on a tie."""
+        copies = self.copies
         for b, text in enumerate(b_texts, first):
             for a, score in self.scores(text).items():
                 held = best.get(a)
                 if held is None or score > held[0]:
                     best[a] = (score, b)
+                    for copy in copies.get(a, ()):
+                        best[copy] = (score, b)
 
 
 def term_rows_steps(texts: Sequence[str], every: int = 256
