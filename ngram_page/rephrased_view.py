@@ -23,17 +23,16 @@ SHOWN = 10
 TEXT_CHARS = 600
 
 
-def opening(text: str, ranges: list[tuple[int, int]], width: int = TEXT_CHARS):
-    """The first ``width`` characters of ``text`` (back to the last whole word, with
-    an ellipsis) and the ranges within them, clipped::
+def opening(text: str, width: int = TEXT_CHARS) -> tuple[str, str]:
+    """The first ``width`` characters of ``text`` (back to the last whole word) and
+    what follows them on the page (an ellipsis when the text goes on)::
 
-        >>> opening("one two three", [(0, 3), (8, 13)], width=9)
-        ('one two\\u2026', [(0, 3)])
+        >>> opening("one two three", width=9), opening("one two", width=9)
+        (('one two', '\u2026'), ('one two', ''))
     """
     if len(text) <= width:
-        return text, ranges
-    end = word_end(text, width)
-    return text[:end].rstrip() + "\u2026", [(s, min(e, end)) for s, e in ranges if s < end]
+        return text, ""
+    return text[:word_end(text, width)].rstrip(), "\u2026"
 
 
 class RephrasedView:
@@ -99,10 +98,12 @@ class RephrasedView:
             item.append(heading)
             pair = create("div", "", "rephrased-pair")
             for side, text in (("A", a_row.text), ("B", b_row.text)):
-                shown, ranges = opening(text, term_ranges(text, telling))
+                shown, more = opening(text)    # a 2 MB row: only its opening read
                 paragraph = create("p", "", "", file_text=True)
                 paragraph.setAttribute("aria-label", f"Row of file {side}")
-                fill_marked(paragraph, shown, ranges)
+                fill_marked(paragraph, shown, term_ranges(shown, telling))
+                if more:
+                    paragraph.append(more)
                 pair.append(paragraph)
             item.append(pair)
             button = create("button", "Show in the rows")
