@@ -132,12 +132,11 @@ class OnDask:
             extra: dict[int, Any] | None = None) -> Iterator[Any]:
         """``index`` made a task (:func:`held`) every partition depends on; each
         result yielded as it finishes; the first carrying an error cancels the rest
-        and is raised. No partition
-        finishing for :data:`STALL_SECONDS` plus the largest one's bytes at
-        :data:`SLOWEST_RATE` (before the first finishes), then for :data:`STALL_FACTOR`
-        times the longest gap measured between them (and never less than the largest
-        one's bytes at :data:`SLOWEST_RATE`): :class:`Stalled`."""
-        from dask.distributed import wait
+        and is raised. No partition finishing for :data:`STALL_SECONDS` plus the
+        largest one's bytes at :data:`SLOWEST_RATE` (before the first finishes),
+        then for :data:`STALL_FACTOR` times the longest gap measured between them
+        (and never less than the largest one's bytes at :data:`SLOWEST_RATE`):
+        :class:`Stalled`."""
         client = self.client
         shared = client.submit(held, index, key=f"ngram-a-index-{uuid.uuid4().hex}",
                                pure=False, retries=2)
@@ -147,31 +146,12 @@ class OnDask:
                                      f"{'-ranked' if extra is not None else ''}", retries=2)
                    for part in parts]
         floor = max((part_bytes(p) for p in parts), default=0) / SLOWEST_RATE
-        patience = Patience(self.stall_seconds + floor)
-        pending = list(futures)
         try:
-            last = time.monotonic()
-            while pending:
-                limit = max(patience.allowed(), floor)
-                try:
-                    done, not_done = wait(pending, timeout=limit,
-                                          return_when="FIRST_COMPLETED")
-                except TimeoutError:
-                    raise Stalled(f"no partition finished in {limit:.0f} s") from None
-                now = time.monotonic()
-                patience.measured(now - last)
-                last = now
-                for future in done:
-                    try:
-                        result = future.result(timeout=limit)
-                    except TimeoutError:
-                        raise Stalled(f"a partition's result did not come in {limit:.0f} s") \
-                            from None
-                    if result.error is not None:
-                        raise result.error
-                    future.release()
-                    yield result
-                pending = list(not_done)
+            for future, result in self._as_finished(futures, floor, "partition"):
+                if result.error is not None:
+                    raise result.error
+                future.release()
+                yield result
         except BaseException:
             for other in futures:
                 other.cancel()
@@ -181,26 +161,44 @@ class OnDask:
         """``work(item)`` of every item on the workers (writing the cleaned files'
         pieces), the results in order. A result that is an
         :class:`~ngram_core.errors.InputError` cancels the rest and is raised; so does
-        :class:`Stalled` when none finishes for ten times :data:`STALL_SECONDS`."""
-        from dask.distributed import wait
+        :class:`Stalled`, under the same bounds as :meth:`map`'s (a piece's bytes
+        not known: none beyond :data:`STALL_SECONDS` before the first ends)."""
         futures = self.client.map(work, items, pure=False, retries=2)
         try:
-            pending = list(futures)
-            while pending:
-                try:
-                    done, not_done = wait(pending, timeout=10 * self.stall_seconds,
-                                          return_when="FIRST_COMPLETED")
-                except TimeoutError:
-                    raise Stalled(f"no piece written in {10 * self.stall_seconds:.0f} s") \
-                        from None
-                for future in done:
-                    if isinstance(future.result(), InputError):
-                        raise future.result()
-                pending = list(not_done)
+            for _, result in self._as_finished(futures, 0.0, "piece"):
+                if isinstance(result, InputError):
+                    raise result
             return [future.result() for future in futures]
         finally:
             for future in futures:
                 future.cancel()
+
+    def _as_finished(self, futures: list[Any], floor: float, what: str
+                     ) -> Iterator[tuple[Any, Any]]:
+        """Each future with its result as it finishes. None finishing for
+        ``stall_seconds`` plus ``floor`` (before the first), then for
+        :data:`STALL_FACTOR` times the longest gap measured between them (at least
+        :data:`MIN_STALL_SECONDS` and ``floor``): :class:`Stalled` naming ``what``."""
+        from dask.distributed import wait
+        patience = Patience(self.stall_seconds + floor)
+        pending = list(futures)
+        last = time.monotonic()
+        while pending:
+            limit = max(patience.allowed(), floor)
+            try:
+                done, not_done = wait(pending, timeout=limit, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                raise Stalled(f"no {what} finished in {limit:.0f} s") from None
+            now = time.monotonic()
+            patience.measured(now - last)
+            last = now
+            for future in done:
+                try:
+                    result = future.result(timeout=limit)
+                except TimeoutError:
+                    raise Stalled(f"a {what}'s result did not come in {limit:.0f} s") from None
+                yield future, result
+            pending = list(not_done)
 
 
 def check_distributed(client: Any, a_rows: list[Row], b_paths: Sequence[str],

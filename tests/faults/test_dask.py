@@ -286,6 +286,24 @@ def test_a_run_where_no_partition_finishes_is_called_stuck_not_waited_on(tmp_pat
         assert [d.partition for d in done] == [0]
 
 
+def slow_piece(item):
+    time.sleep(3.0)
+    return item
+
+
+def test_writing_pieces_that_never_end_is_called_stuck_under_the_same_bound():
+    """The cleaned files' pieces (``each``) are waited on as partitions are: none
+    finishing within the stall time is an error (it was ten times that: 20 minutes)."""
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        started = time.monotonic()
+        with pytest.raises(distributed.Stalled, match="no piece finished in 0 s"):
+            distributed.OnDask(client, stall_seconds=0.3).each(slow_piece, [1, 2])
+        assert time.monotonic() - started < 2.5
+        assert distributed.OnDask(client, stall_seconds=10).each(slow_piece, [1, 2]) == [1, 2]
+
+
 def test_a_stuck_run_is_tried_again_then_told_in_one_line(monkeypatch):
     def stuck(client, *args, **options):
         raise distributed.Stalled("no partition finished in 124 s")
