@@ -226,18 +226,25 @@ class SimilarIndex:
         self._unseen_number = _weight(_idf(self.rows, 0, "0"), 1)
 
     def scores(self, text: str) -> dict[int, float]:
-        """The similarity of a B row to each A row it is a candidate for."""
-        counts = term_counts(text)
+        """The similarity of a B row to each A row it is a candidate for (its terms
+        counted only when it is a candidate for one: most B rows are for none)."""
         keys = self.keys
+        if len(text) <= LONG_ROW:
+            listed = terms(text)
+            found = keys.keys() & listed
+            counts = None
+        else:
+            counts = term_counts(text)
+            found = counts.keys() & keys.keys()
         held: dict[int, int] = {}
-        for t in counts.keys() & keys.keys():
+        for t in found:
             for a in keys[t]:
                 held[a] = held.get(a, 0) + 1
         needed = self.needed
         met = [a for a, count in held.items() if count >= needed[a]]
         if not met:
             return {}
-        vector = self._weights(counts)
+        vector = self._weights(counts if counts is not None else Counter(listed))
         norm = sum([w * w for w in vector.values()])
         weighed = self.weighed
         out = {}
