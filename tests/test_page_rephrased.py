@@ -96,9 +96,12 @@ def test_rows_that_look_rephrased_are_listed_opened_and_set_as_the_command_does(
     assert page.inner_text("#pane-figures").endswith(
         f"it looks rephrased from B row {unshared['similar_b_row']}, similarity "
         f"{unshared['similarity']}.")
-    status = page.eval_on_selector_all("#rows-table tbody tr", "rows => rows.map((r) => "
+    listed = page.eval_on_selector_all("#rows-table tbody tr", "rows => rows.map((r) => "
                                        "r.innerText)")
-    assert len(status) == min(50, len(marked))
+    assert len(listed) == min(50, len(marked))
+    assert sum(f"looks rephrased from B row {r['similar_b_row']} (similarity "
+               f"{r['similarity']})" in line for r in marked for line in listed
+               if line.split()[0] == r["a_id"]) == sum(r["flagged"] != "true" for r in marked)
     if width < 1024:                          # opened over the page: back to the rows
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.click("#panes-back")
