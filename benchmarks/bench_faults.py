@@ -118,16 +118,23 @@ def spawned_workers(pid: int) -> list[int]:
     return found
 
 
-def dask_run(a: Path, b: Path, freeze: bool) -> tuple[float, int, str]:
-    """A Dask run of two local workers, one frozen a second after they are up:
-    its time, exit status and output."""
-    started = time.monotonic()
+def start_dask_run(a: Path, b: Path) -> subprocess.Popen:
+    """``ngram-overlap A B --engine dask --workers 2 --blocksize 4MiB --json`` started,
+    returned once both workers' processes exist (or the run has ended)."""
     process = subprocess.Popen([sys.executable, "-m", "ngram_core", str(a), str(b), "--engine",
                                 "dask", "--workers", "2", "--blocksize", "4MiB", "--json"],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     while len(spawned_workers(process.pid)) < 2 and process.poll() is None:
-        time.sleep(0.05)
+        time.sleep(0.02)
+    return process
+
+
+def dask_run(a: Path, b: Path, freeze: bool) -> tuple[float, int, str]:
+    """A Dask run of two local workers, one frozen a second after they are up:
+    its time, exit status and output."""
+    started = time.monotonic()
+    process = start_dask_run(a, b)
     frozen = []
     if freeze:
         time.sleep(1.0)

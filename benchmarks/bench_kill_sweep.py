@@ -31,9 +31,9 @@ import time
 from pathlib import Path
 
 from benchmarks.bench_dask import cpu_model
-from benchmarks.bench_faults import RECOVERY_MARGIN_S, spawned_workers, write_a, write_b
+from benchmarks.bench_faults import (RECOVERY_MARGIN_S, spawned_workers, start_dask_run,
+                                     write_a, write_b)
 
-ROOT = Path(__file__).resolve().parent.parent
 DELAYS = (0.0, 0.2, 0.5, 0.8, 1.2, 2.0)
 SPIN = "while True: pass"
 
@@ -44,12 +44,7 @@ def hurt_run(a: Path, b: Path, hurt: signal.Signals | None, after: float,
     seconds, exit status (None: did not end in ``timeout``), stdout, stderr, and how
     many of its worker processes were still alive once it ended."""
     started = time.monotonic()
-    process = subprocess.Popen([sys.executable, "-m", "ngram_core", str(a), str(b), "--engine",
-                                "dask", "--workers", "2", "--blocksize", "4MiB", "--json"],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    while len(spawned_workers(process.pid)) < 2 and process.poll() is None:
-        time.sleep(0.02)
+    process = start_dask_run(a, b)
     seen: set[int] = set()
     watching = threading.Thread(target=_watch, args=(process, seen), daemon=True)
     watching.start()

@@ -158,19 +158,12 @@ def test_with_every_section_open_fewer_than_100_tab_stops_on_real_size_files(sit
     shown, every section open: the stops the docs promise (docs/page.md), whatever
     the row count: the rows table one stop, each list of passages or rows shows ten
     at a time, each test set one button."""
-    from test_page_support import real_size_files
-    files = real_size_files()
+    from test_page_support import load_real_size_suite
     base, browser = site
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page, watch = open_page(context, base)
-    put(page, "a", *[(name, files[name]) for name in ("mc_dev.jsonl", "bbh_broken.json",
-                                                      "qa_test.csv")])
-    before = runs(page)
-    put(page, "b", *[(name, files[name]) for name in ("train_web.jsonl", "train_books.jsonl")])
-    wait_for_run(page, before)
-    page.wait_for_function("document.body.dataset.suite === '3'"
-                           " && document.body.dataset.busy === '0'"
-                           " && Number(document.body.dataset.reported) >= 1")
+    load_real_size_suite(page)
+    page.wait_for_function("Number(document.body.dataset.reported) >= 1")
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     stops = page.evaluate(TAB_STOPS)
     assert 45 <= len(stops) < 100, " ".join(stops)

@@ -6,9 +6,9 @@ Chromium on a touch screen."""
 
 from __future__ import annotations
 
-from browser import open_page, runs, site, wait_for_run  # noqa: F401 (fixture)
+from browser import open_page, site  # noqa: F401 (fixture)
 from test_page_a11y import assert_no_axe_violation
-from test_page_support import counted, put, real_size_files
+from test_page_support import counted, load_real_size_suite
 
 #: Elements past the window's sides, and table cells whose text is cut (wider than
 #: the cell, or a cell wider than its table's box), at most 20 of each.
@@ -34,18 +34,11 @@ OVERFLOWS = """() => {
 
 
 def test_every_table_fits_a_phone_with_real_size_files(site):
-    files = real_size_files()
     base, browser = site
     context = browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True,
                                   is_mobile=True)
     page, watch = open_page(context, base)
-    put(page, "a", *[(name, files[name]) for name in ("mc_dev.jsonl", "bbh_broken.json",
-                                                      "qa_test.csv")])
-    before = runs(page)
-    put(page, "b", *[(name, files[name]) for name in ("train_web.jsonl", "train_books.jsonl")])
-    wait_for_run(page, before)
-    page.wait_for_function("document.body.dataset.suite === '3'"
-                           " && document.body.dataset.busy === '0'")
+    load_real_size_suite(page)
     assert page.inner_text("#rows-count").startswith("Rows 1\u201350 of 1,200")
     assert counted(page)["Rows checkable"] == "1,200"       # as every other count: 1,200
     # a test set refused: the kept figure is out of date, said right above it

@@ -136,6 +136,19 @@ def drop(page, slot, files):
     wait_for_loads(page, before)
 
 
+def load_real_size_suite(page) -> None:
+    """Pick :func:`real_size_files`' three test sets (one broken) in slot A and its two
+    training files in slot B, and wait until the table of test sets is computed."""
+    files = real_size_files()
+    put(page, "a", *[(name, files[name]) for name in ("mc_dev.jsonl", "bbh_broken.json",
+                                                      "qa_test.csv")])
+    before = runs(page)
+    put(page, "b", *[(name, files[name]) for name in ("train_web.jsonl", "train_books.jsonl")])
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.suite === '3'"
+                           " && document.body.dataset.busy === '0'")
+
+
 def real_size_files(seed: int = 45) -> dict[str, bytes]:
     """Files of a real test set's size, made up: a multiple-choice set of 1,200 rows
     (every tenth question planted in the training files), a CSV test set of 300
