@@ -215,9 +215,9 @@ def lens_terms(text):
     return [t.lower() for t in out]
 
 
-def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
-    """Per A row, (similarity, B row) of its best candidate, or None: every pair scored
-    with the weights written out in full."""
+def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best=0.1):
+    """Per A row, (similarity, B row) of its best candidate credited to it, or None:
+    every pair scored with the weights written out in full."""
     import math
     a_terms = [lens_terms(t) for t in a_texts]
     rows = sum(1 for t in a_terms if t)
@@ -239,7 +239,7 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
         return out
 
     b_vectors = [weights(lens_terms(t)) for t in b_texts]
-    best = []
+    scored = []                       # per A row: B row -> similarity, candidates only
     for ts in a_terms:
         va = weights(ts)
         # no key term is in more than a quarter of A's rows (and more than 64)
@@ -248,7 +248,7 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
         # past the key_shared rarest, only terms in at most one A row in 50 (at least 1)
         keys = keys[:key_shared] + [t for t in keys[key_shared:] if df[t] <= max(1, rows // 50)]
         need = min(key_shared, len(keys))
-        found = None
+        pairs = {}
         for b, vb in enumerate(b_vectors):
             if not keys or sum(1 for t in keys if t in vb) < need:
                 continue
@@ -261,7 +261,19 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000):
                 score = 1.0
             else:
                 score = min(1.0, dot / (math.sqrt(norm_a) * math.sqrt(norm_b)))
-            if found is None or score > found[0]:
+            pairs[b] = score
+        scored.append(pairs)
+    # a B row counts for the A rows within near_best of its highest similarity
+    top = {}
+    for pairs in scored:
+        for b, score in pairs.items():
+            top[b] = max(top.get(b, score), score)
+    best = []
+    for pairs in scored:
+        found = None
+        for b in sorted(pairs):
+            score = pairs[b]
+            if score >= top[b] - near_best and (found is None or score > found[0]):
                 found = (score, b)
         best.append(found)
     return best

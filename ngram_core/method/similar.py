@@ -44,8 +44,14 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   terms only and scores just the A rows it meets
   often enough, exactly -- never every pair; rows of A with the same text are
   scored once (they count in ``df`` as often as they occur).
-* **Best row.** Per A row, the candidate B row with the highest similarity,
-  the first in file B on a tie (none when no B row is a candidate). A row is
+* **Credit.** A B row counts only for the A rows it is nearly most similar
+  to: those whose similarity is within :data:`NEAR_BEST` of the highest it
+  has with any A row. A rewrite of one item is more similar to that item than
+  to the item's siblings in A (the same template with another name or
+  number), so it no longer marks them too; a row holding two items rewritten
+  alike counts for both.
+* **Best row.** Per A row, the B row it is credited with that has the highest
+  similarity, the first in file B on a tie (none when no B row is). A row is
   *rephrased* when that similarity reaches the threshold
   (:data:`REPHRASE_THRESHOLD` by default), whether or not it shares an
   n-gram.
@@ -56,7 +62,19 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
     >>> {a: (round(score, 3), b) for a, (score, b) in sorted(best.items())}
     {0: (0.587, 0)}
 
-    ("sky blue" holds two of the second row's three rarest terms: no candidate.)
+    ("sky blue" holds two of the second row's three rarest terms: no candidate.) A B
+    row rewriting one of two siblings counts for that one only:
+
+    >>> index = SimilarIndex.of(["Mill argued that virtue is knowledge.",
+    ...                          "Kant argued that virtue is knowledge.",
+    ...                          "Mill and Kant wrote books."])
+    >>> {a: round(score, 3) for a, score in index.scores(
+    ...     "As Kant argued, knowledge is virtue.").items()}
+    {0: 0.562, 1: 0.703}
+    >>> best = {}
+    >>> index.fold(["As Kant argued, knowledge is virtue."], 0, best)
+    >>> {a: (round(score, 3), b) for a, (score, b) in best.items()}
+    {1: (0.703, 0)}
     >>> terms("parseHTTPResponse(max_len=2)")
     ['parse', 'http', 'response', 'max', 'len', '2']
 """
@@ -82,6 +100,9 @@ COMMON_MIN = 64
 #: A row is rephrased when its best similarity reaches this (chosen on the
 #: development pairs in tests/rephrase_data.py; docs/method.md).
 REPHRASE_THRESHOLD = 0.5
+#: A B row counts for the A rows whose similarity is within this of its highest
+#: (chosen on the development pairs, as the threshold: 0.02 to 0.1 give the same there).
+NEAR_BEST = 0.1
 #: A number's idf counts this many times: a rewrite keeps the numbers, and they tell
 #: apart the items of one template (chosen on the development pairs, as the threshold).
 NUMBER_WEIGHT = 2
@@ -258,10 +279,16 @@ class SimilarIndex:
              best: dict[int, tuple[float, int]]) -> None:
         """Fold B rows numbered from ``first`` (in file order, after every row already
         folded into ``best``) into ``best``: A row -> (similarity, B row), the
-        highest, the first B row on a tie."""
+        highest of the B rows credited to it, the first B row on a tie."""
         copies = self.copies
         for b, text in enumerate(b_texts, first):
-            for a, score in self.scores(text).items():
+            scored = self.scores(text)
+            if not scored:
+                continue
+            least = max(scored.values()) - NEAR_BEST
+            for a, score in scored.items():
+                if score < least:
+                    continue
                 held = best.get(a)
                 if held is None or score > held[0]:
                     best[a] = (score, b)
