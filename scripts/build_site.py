@@ -43,7 +43,7 @@ ENGINE_MODULES = ("__init__", "errors", "steps", "table", "argv",
                   "read.json_rows", "read.fields", "read.files", "read.record_stream",
                   "method.__init__", "method.tokenize", "method.index", "method.match",
                   "method.template", "method.settings", "method.similar", "method.tokenize_arrow",
-                  "method.window_filter_plain",
+                  "method.similar_arrow", "method.window_filter_plain",
                   "report.__init__", "report.summary", "report.export", "report.result",
                   "report.definitions", "report.scores", "report.clean_split",
                   "report.contamination", "report.explore", "report.shared_windows",
@@ -52,7 +52,7 @@ ENGINE_MODULES = ("__init__", "errors", "steps", "table", "argv",
 #: suite, which the tab imports only when several test sets are picked (their
 #: standard modules, bz2, lzma, csv..., stay out of the start too).
 ENGINE_LAZY = ("read.files", "read.record_stream", "method.tokenize_arrow",
-               "method.window_filter_plain", "run.stream", "run.suite")
+               "method.similar_arrow", "method.window_filter_plain", "run.stream", "run.suite")
 #: Engine modules the tab cannot import (numpy): never shipped; a shipped module may
 #: try to import one only where it falls back when it is missing.
 TAB_LACKS = ("method.window_filter",)

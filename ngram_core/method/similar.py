@@ -241,6 +241,8 @@ class SimilarIndex:
 
     def __post_init__(self) -> None:
         self._weighed: dict[int, tuple[dict[str, int], int]] = {}
+        #: the key terms as arrays, made once by similar_arrow.table_of
+        self.table: object | None = None
         once = {idf: _weight(idf, 1) for idf in set(self.idf.values())}
         self._once = {t: once[idf] for t, idf in self.idf.items()}
         self._unseen_word = _weight(_idf(self.rows, 0, "a"), 1)
@@ -265,7 +267,11 @@ class SimilarIndex:
         met = [a for a, count in held.items() if count >= needed[a]]
         if not met:
             return {}
-        vector = self._weights(counts if counts is not None else Counter(listed))
+        return self.scores_of(counts if counts is not None else Counter(listed), met)
+
+    def scores_of(self, counts: Mapping[str, int], met: Iterable[int]) -> dict[int, float]:
+        """The similarity of a B row (its term counts) to each A row of ``met``."""
+        vector = self._weights(counts)
         norm = sum([w * w for w in vector.values()])
         weighed = self.weighed
         out = {}
@@ -275,14 +281,22 @@ class SimilarIndex:
             out[a] = similarity(dot, norm_a, norm)
         return out
 
-    def fold(self, b_texts: Iterable[str], first: int,
-             best: dict[int, tuple[float, int]]) -> None:
+    def fold(self, b_texts: Iterable[str], first: int, best: dict[int, tuple[float, int]],
+             candidates: Sequence[list[int] | None] | None = None) -> None:
         """Fold B rows numbered from ``first`` (in file order, after every row already
         folded into ``best``) into ``best``: A row -> (similarity, B row), the
-        highest of the B rows credited to it, the first B row on a tie."""
+        highest of the B rows credited to it, the first B row on a tie.
+        ``candidates``: per row, the A rows it is a candidate for, found for many
+        rows at once (:func:`~ngram_core.method.similar_arrow.candidate_rows`; None
+        for a row, or for all, to find them here, row by row: the same rows)."""
+        texts = b_texts if isinstance(b_texts, list) else list(b_texts)
+        scored_rows: Iterable[dict[int, float]] = map(self.scores, texts)
+        if candidates is not None:
+            scored_rows = (self.scores(text) if met is None else
+                           self.scores_of(term_counts(text), met) if met else {}
+                           for text, met in zip(texts, candidates))
         copies = self.copies
-        for b, text in enumerate(b_texts, first):
-            scored = self.scores(text)
+        for b, scored in enumerate(scored_rows, first):
             if not scored:
                 continue
             least = max(scored.values()) - NEAR_BEST

@@ -55,6 +55,7 @@ from __future__ import annotations
 import unicodedata
 from array import array
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from .tokenize import (SOUND_MARKS, UNSPACED_BLOCKS, TokenizedRows, Tokenizer, _bmp_table,
                        _in_token_class, tokenize_rows)
@@ -137,11 +138,22 @@ def kinds(mode: str):
     return out
 
 
-def tokenize_rows_arrow(rows, tokenizer: Tokenizer) -> TokenizedRows:
+class RawBatch(NamedTuple):
+    """A batch's raw tokens (:func:`raw_token_array`) and the rows ``[first, last)`` it
+    holds: what the rephrase lens reads the same rows by (``similar_arrow``)."""
+    first: int
+    last: int
+    dictionary: Any
+    index: Any
+    bounds: Any
+
+
+def tokenize_rows_arrow(rows, tokenizer: Tokenizer, raw: list[RawBatch] | None = None
+                        ) -> TokenizedRows:
     """``tokenize_rows(rows, tokenizer)``, a batch of rows at a time (see the module
     docstring); the reference itself where this path cannot run, and for a row
     that weighs more than :data:`BATCH_CHARS` (which it tokenizes piece by piece,
-    in bounded memory)."""
+    in bounded memory). ``raw``: a list given gets each batch's raw tokens."""
     rows = list(rows)
     if not handles(tokenizer):
         return tokenize_rows(rows, tokenizer)
@@ -157,7 +169,10 @@ def tokenize_rows_arrow(rows, tokenizer: Tokenizer) -> TokenizedRows:
                 break
             chars += size
             last += 1
-        batch_ids, batch_offsets = _batch_ids(rows[first:last], tokenizer)
+        found: list = []
+        batch_ids, batch_offsets = _batch_ids(rows[first:last], tokenizer, found)
+        if raw is not None and found:
+            raw.append(RawBatch(first, last, *found[0]))
         base = len(ids)
         ids.extend(batch_ids)
         offsets.extend(base + end for end in batch_offsets[1:])
@@ -165,12 +180,13 @@ def tokenize_rows_arrow(rows, tokenizer: Tokenizer) -> TokenizedRows:
     return TokenizedRows(rows, ids, offsets)
 
 
-def _batch_ids(batch: list, tokenizer: Tokenizer) -> tuple[array, list[int]]:
+def _batch_ids(batch: list, tokenizer: Tokenizer, raw: list | None = None
+               ) -> tuple[array, list[int]]:
     """:func:`token_ids` of a batch of rows, or the reference's for a row weighing more
     than :data:`BATCH_CHARS` alone or for a batch holding a lone surrogate."""
     if len(batch) > 1 or _weight(batch[0].text) <= BATCH_CHARS:
         try:
-            return token_ids([row.text for row in batch], tokenizer)
+            return token_ids([row.text for row in batch], tokenizer, raw)
         except UnicodeEncodeError:
             pass
     done = tokenize_rows(batch, tokenizer)
@@ -203,6 +219,22 @@ def raw_tokens(texts: list[str], mode: str):
     >>> distinct, index.tolist(), bounds.tolist()
     (['Fact', 'the', 'MOON', '日', '本'], [0, 1, 2, 1, 3, 4], [0, 3, 3, 6])
     """
+    dictionary, index, bounds = raw_token_array(texts, mode)
+    return _as_strings(dictionary), index, bounds
+
+
+def _as_strings(dictionary) -> list[str]:
+    """The distinct raw tokens (:func:`raw_token_array`) as Python strings."""
+    distinct = dictionary.to_pylist()
+    if not pa.types.is_string(dictionary.type) and not pa.types.is_large_string(dictionary.type):
+        distinct = [token.decode("utf-32-le") for token in distinct]
+    return distinct
+
+
+def raw_token_array(texts: list[str], mode: str):
+    """:func:`raw_tokens` with the distinct tokens as an Arrow array: strings when every
+    text is ASCII, else each token's UTF-32 bytes. Raises UnicodeEncodeError for a
+    text holding a lone surrogate."""
     joined = "\n" + "\n".join(texts) + "\n"     # no token holds a newline, in either mode
     if joined.isascii():                  # a byte per character; tokens are runs of token bytes
         data = joined.encode("ascii")
@@ -235,18 +267,20 @@ def raw_tokens(texts: list[str], mode: str):
                                 [None, pa.py_buffer(token_offsets),
                                  pa.py_buffer(np.ascontiguousarray(chars[token]).view(np.uint8))])
     encoded = raw.dictionary_encode()
-    distinct = encoded.dictionary.to_pylist()
-    if not ascii:
-        distinct = [token.decode("utf-32-le") for token in distinct]
     row_first = np.cumsum([1] + [len(text) + 1 for text in texts])   # and the end, + 1
-    return distinct, np.asarray(encoded.indices), np.searchsorted(start_at, row_first)
+    return encoded.dictionary, np.asarray(encoded.indices), np.searchsorted(start_at, row_first)
 
 
-def token_ids(texts: list[str], tokenizer: Tokenizer) -> tuple[array, list[int]]:
+def token_ids(texts: list[str], tokenizer: Tokenizer, raw: list | None = None
+              ) -> tuple[array, list[int]]:
     """The ids of every kept token of the row texts, end to end, and the half-open
-    ``[offsets[r], offsets[r + 1])`` range of row ``r``'s. Raises UnicodeEncodeError
-    for a text holding a lone surrogate."""
-    distinct, index, bounds = raw_tokens(texts, tokenizer.mode)
+    ``[offsets[r], offsets[r + 1])`` range of row ``r``'s (``raw``: a list given gets
+    the raw tokens, :func:`raw_token_array`). Raises UnicodeEncodeError for a text
+    holding a lone surrogate."""
+    dictionary, index, bounds = raw_token_array(texts, tokenizer.mode)
+    if raw is not None:
+        raw.append((dictionary, index, bounds))
+    distinct = _as_strings(dictionary)
     vocabulary = tokenizer._vocab            # distinct raw tokens, in first-seen order
     id_of = np.fromiter(map(vocabulary.__getitem__, distinct), dtype=np.int64,
                         count=len(distinct))

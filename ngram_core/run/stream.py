@@ -75,10 +75,11 @@ from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
 from ..method.similar import SimilarIndex, merge_best
+from ..method.similar_arrow import candidates_of
 from ..steps import run_steps
 from ..method.template import NO_TEMPLATE, Template, template_for
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows
-from ..method.tokenize_arrow import tokenize_rows_arrow
+from ..method.tokenize_arrow import RawBatch, tokenize_rows_arrow
 try:
     from ..method.window_filter import WindowBits, WindowTags
 except ImportError:               # no numpy: every position of B is looked up exactly
@@ -592,18 +593,20 @@ class PieceTokens(NamedTuple):
     by_size: dict[int, list[int]]
     unread: int = 0                 # of the blank rows, those with text in fields not read
     unread_in: tuple[str, ...] = ()
+    raw: Sequence[RawBatch] = ()    # the raw tokens, batch by batch (the rephrase lens's)
 
 
 def piece_tokens(rows: list[Row], tokenizer: Tokenizer, n: int, bits: WindowBits | None,
                  prefix_bits: WindowBits | None) -> PieceTokens:
     """Tokenize a piece of B and find its candidate positions (see :class:`PieceTokens`;
     ``bits`` None: none yet, a suite finds each eval's)."""
-    b = tokenize_rows_arrow(rows, tokenizer)
+    raw: list[RawBatch] = []
+    b = tokenize_rows_arrow(rows, tokenizer, raw)
     buf = b.buffer
     return PieceTokens(b, bits.candidates(buf, b.offsets) if bits else [],
                        prefix_bits.candidates(buf, b.offsets) if prefix_bits else [],
                        *piece_shape(rows, b.offsets, n),
-                       *unread_counts(row for row in rows if row.unread))
+                       *unread_counts(row for row in rows if row.unread), raw=raw)
 
 
 def piece_shape(rows: list[Row], offsets: Sequence[int], n: int
@@ -643,11 +646,13 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
         else:
             span[0], span[1] = min(span[0], first), max(span[1], end)
 
-    if index.similar is not None:
-        index.similar.fold([row.text for row in rows], out.rows, out.similar)
     tokenizer = index.tokenizer()
     if tokenized is None:
         tokenized = piece_tokens(rows, tokenizer, index.n, index.bits, index.prefix_bits)
+    if index.similar is not None:
+        texts = [row.text for row in rows]
+        index.similar.fold(texts, out.rows, out.similar,
+                           candidates_of(index.similar, texts, tokenized.raw))
     b = tokenized.b
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get

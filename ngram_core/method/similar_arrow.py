@@ -1,0 +1,226 @@
+"""The rephrase lens's candidates for many B rows at once, by numpy and pyarrow.
+
+The contract: for each row text, ``candidate_rows(table, texts)`` gives the A rows
+:meth:`~ngram_core.method.similar.SimilarIndex.scores` would score it against
+(those of which it holds enough key terms), in ascending order, or None for a
+row this path leaves to that method::
+
+    >>> from ngram_core.method.similar import SimilarIndex
+    >>> index = SimilarIndex.of(["Janet has 16 ducks.", "The sky is blue today."])
+    >>> rows = ["Janet owns sixteen ducks, 16 of them.", "sky blue", "Sky is blue today"]
+    >>> candidate_rows(key_table(index.keys, index.needed), rows)
+    [[0], [], [1]]
+    >>> [sorted(index.scores(text)) for text in rows]
+    [[0], [], [1]]
+
+How, for a batch of rows:
+
+1. the rows' raw word tokens (runs of letters, numbers, marks and format
+   characters, case kept) come from
+   :func:`~ngram_core.method.tokenize_arrow.raw_token_array`: the distinct ones,
+   and each occurrence's index among them, row by row (the streamed check hands
+   over those its own tokenizer found, in either mode, so a piece is cut into
+   tokens once). No lens term crosses a raw
+   token's edge (a term's characters are letters and digits, all token
+   characters; the camel-case rule looks ahead only at letters), so a row's
+   terms are its raw tokens' terms, end to end. The one exception is a script
+   the tokenizer cuts character by character where the lens keeps a run (Thai,
+   Lao, Myanmar, Khmer, halfwidth katakana, CJK ideographs past the lens's
+   blocks): a row holding one is left to the row-by-row method, as is a row
+   holding a lone surrogate (UTF-32 has none) or too long for one batch;
+2. each distinct raw token's terms that are key terms, once per batch: a token
+   that is one ASCII term (:data:`ONE_TERM`) lower-cased and looked up by Arrow,
+   any other split by :func:`~ngram_core.method.similar.terms`;
+3. numpy expands each occurrence to its key terms, keeps each (row, key term)
+   once, expands each to the A rows the key term belongs to, and counts each
+   (row, A row): a row is a candidate for the A rows it holds enough key terms of.
+
+Only the candidates come from here; their scores are
+:meth:`~ngram_core.method.similar.SimilarIndex.scores_of`'s, so every score is
+the same in every engine. This module imports without numpy and pyarrow;
+:data:`AVAILABLE` says whether the path runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from itertools import chain
+from typing import Any, NamedTuple, cast
+
+from .similar import _CJK, SimilarIndex, terms
+from .tokenize import UNSPACED_BLOCKS
+from .tokenize_arrow import BATCH_CHARS, RawBatch, _weight, raw_token_array
+
+try:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    AVAILABLE = True
+except ImportError:
+    np = pa = pc = None  # type: ignore[assignment]
+    AVAILABLE = False
+
+#: A raw token that is one lens term, lower-cased by ASCII rules alone: a word of
+#: ASCII letters whose case does not turn inside it, or a run of ASCII digits.
+ONE_TERM = r"^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$"
+
+
+def _cut_by_the_tokenizer() -> re.Pattern:
+    """A character class of the unspaced blocks outside the lens's CJK blocks (the
+    tokenizer cuts there between characters that the lens keeps in one term), and
+    of lone surrogates."""
+    lens = [(ord(m.group(1)), ord(m.group(2))) for m in re.finditer(r"(.)-(.)", _CJK)]
+    ranges = []
+    for first, last in UNSPACED_BLOCKS:
+        pieces = [(first, last)]
+        for lo, hi in lens:
+            pieces = [p for a, b in pieces for p in ((a, min(b, lo - 1)), (max(a, hi + 1), b))
+                      if p[0] <= p[1]]
+        ranges += pieces
+    ranges.append((0xD800, 0xDFFF))     # a lone surrogate: no UTF-32 for the batch
+    return re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]")
+
+
+CUT_BY_THE_TOKENIZER = _cut_by_the_tokenizer()
+
+
+class KeyTable(NamedTuple):
+    """A's key terms as arrays (see :func:`key_table`)."""
+    key_id: dict[str, int]   # key term -> its number
+    key_terms: Any           # the key terms in their numbers' order, an Arrow array
+    a_start: Any             # key number k -> its A rows: a_rows[a_start[k]:][:a_count[k]]
+    a_count: Any
+    a_rows: Any
+    needed: Any              # A row -> key terms a candidate must hold
+    rows: int                # A rows
+
+
+def key_table(keys: Mapping[str, list[int]], needed: Sequence[int]) -> KeyTable:
+    """The index's key terms (term -> the A rows it is a key term of) and each A row's
+    number of key terms a candidate must hold, as numpy arrays."""
+    key_id = {t: k for k, t in enumerate(keys)}
+    a_count = np.fromiter(map(len, keys.values()), dtype=np.int64, count=len(keys))
+    a_start = np.zeros(len(keys), dtype=np.int64)
+    np.cumsum(a_count[:-1], out=a_start[1:])
+    a_rows = np.fromiter(chain.from_iterable(keys.values()), dtype=np.int64,
+                         count=int(a_count.sum()))
+    return KeyTable(key_id, pa.array(list(key_id), type=pa.string()), a_start, a_count, a_rows,
+                    np.asarray(needed, dtype=np.int64), len(needed))
+
+
+def candidates_of(index: SimilarIndex, texts: Sequence[str],
+                  raw: Sequence[RawBatch] | None = None) -> list[list[int] | None] | None:
+    """:func:`candidate_rows` for ``index`` (its key table made once), or None where
+    numpy and pyarrow are not installed: what
+    :meth:`~ngram_core.method.similar.SimilarIndex.fold` takes as its candidates."""
+    if not AVAILABLE:
+        return None
+    if index.table is None:
+        index.table = key_table(index.keys, index.needed)
+    return candidate_rows(cast(KeyTable, index.table), texts, raw)
+
+
+def candidate_rows(table: KeyTable, texts: Sequence[str],
+                   raw: Sequence[RawBatch] | None = None) -> list[list[int] | None]:
+    """Per row text, the A rows it is a candidate for (ascending), or None for a row
+    left to :meth:`~ngram_core.method.similar.SimilarIndex.scores` (see the module
+    docstring). ``raw``: the rows' raw tokens already found, a batch of rows each
+    (:func:`~ngram_core.method.tokenize_arrow.tokenize_rows_arrow`, in either mode:
+    a strict token, cut at spaces, holds whole lens terms too); a row in none of
+    them is left to that method."""
+    out: list[list[int] | None] = [None] * len(texts)
+    if raw is None:
+        raw = list(_raw_batches(texts))
+    for batch in raw:
+        found = _from_raw(table, batch.dictionary, batch.index, batch.bounds,
+                          batch.last - batch.first)
+        out[batch.first:batch.last] = found
+    for i, text in enumerate(texts):
+        if out[i] is not None and not text.isascii() and CUT_BY_THE_TOKENIZER.search(text):
+            out[i] = None
+    return out
+
+
+def _raw_batches(texts: Sequence[str]):
+    """The rows' raw tokens (:class:`~ngram_core.method.tokenize_arrow.RawBatch`), in
+    batches of :data:`~ngram_core.method.tokenize_arrow.BATCH_CHARS`; a row heavier
+    than that, or holding a character the batch cannot read alike, is in none."""
+    first, chars = 0, 0
+
+    def batch(last: int):
+        try:
+            return RawBatch(first, last, *raw_token_array(list(texts[first:last]), "loose"))
+        except UnicodeEncodeError:      # a lone surrogate: none of these rows
+            return None
+
+    for i, text in enumerate(texts):
+        weight = _weight(text)
+        alone = weight > BATCH_CHARS or (not text.isascii() and CUT_BY_THE_TOKENIZER.search(text))
+        if alone or chars + weight > BATCH_CHARS:
+            if i > first and (made := batch(i)) is not None:
+                yield made
+            first, chars = (i + 1, 0) if alone else (i, 0)
+        if not alone:
+            chars += weight
+    if len(texts) > first and (made := batch(len(texts))) is not None:
+        yield made
+
+
+def _ragged(start, count):
+    """The positions ``start[i] .. start[i] + count[i]`` of every i, end to end."""
+    total = int(count.sum())
+    ends = np.cumsum(count)
+    return np.arange(total, dtype=np.int64) + np.repeat(start - (ends - count), count)
+
+
+def _token_keys(table: KeyTable, dictionary):
+    """Each distinct raw token's key terms (numbers), end to end: (where each token's
+    begin, how many it has, all of them). A token that is one ASCII term is looked up
+    by Arrow; any other is split by :func:`~ngram_core.method.similar.terms`."""
+    if not pa.types.is_string(dictionary.type) and not pa.types.is_large_string(dictionary.type):
+        dictionary = pa.array([token.decode("utf-32-le") for token in dictionary.to_pylist()],
+                              type=pa.string())
+    one = np.asarray(pc.match_substring_regex(dictionary, ONE_TERM), dtype=bool)
+    found = pc.index_in(pc.ascii_lower(dictionary), value_set=table.key_terms)
+    key = np.asarray(found.fill_null(-1), dtype=np.int64)
+    count = (one & (key >= 0)).astype(np.int64)
+    key_id = table.key_id
+    others = {}
+    for i in np.flatnonzero(~one).tolist():
+        keys = [key_id[t] for t in terms(dictionary[i].as_py()) if t in key_id]
+        if keys:
+            others[i] = keys
+            count[i] = len(keys)
+    start = np.zeros(len(count), dtype=np.int64)
+    np.cumsum(count[:-1], out=start[1:])
+    flat = np.empty(int(count.sum()), dtype=np.int64)
+    single = np.flatnonzero(one & (key >= 0))
+    flat[start[single]] = key[single]
+    for i, keys in others.items():
+        flat[start[i]:start[i] + len(keys)] = keys
+    return start, count, flat
+
+
+def _from_raw(table: KeyTable, dictionary, index, bounds, rows: int) -> list[list[int]]:
+    """:func:`candidate_rows` of a batch of ``rows`` rows from their raw tokens."""
+    start, count, flat = _token_keys(table, dictionary)
+    out: list[list[int]] = [[] for _ in range(rows)]
+    if not len(flat):
+        return out
+    # each occurrence of a token holding key terms -> (its row, each key term), once
+    at = np.flatnonzero(count[index] > 0)
+    token = index[at]
+    row = np.searchsorted(bounds, at, side="right") - 1
+    keys = flat[_ragged(start[token], count[token])]
+    pairs = np.unique(np.repeat(row, count[token]) * len(table.key_id) + keys)
+    pair_row, pair_key = np.divmod(pairs, len(table.key_id))
+    # each (row, key term) -> (row, each A row of the key term), counted
+    a_count = table.a_count[pair_key]
+    a_rows = table.a_rows[_ragged(table.a_start[pair_key], a_count)]
+    code, held = np.unique(np.repeat(pair_row, a_count) * table.rows + a_rows,
+                           return_counts=True)
+    met = code[held >= table.needed[code % table.rows]]
+    for r, a in zip(*(part.tolist() for part in np.divmod(met, table.rows))):
+        out[r].append(a)
+    return out

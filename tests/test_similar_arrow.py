@@ -1,0 +1,80 @@
+"""The rephrase lens's batch path (numpy and pyarrow) finds exactly the candidates the
+row-by-row method finds, on any text: camel case, digits in words, marks and
+format characters inside words, every script the tokenizer cuts character by
+character, lone surrogates and rows longer than a batch."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ngram_core.method.similar_arrow as similar_arrow
+from ngram_core.method.similar import SimilarIndex
+from ngram_core.method.tokenize import Tokenizer
+from ngram_core.method.tokenize_arrow import tokenize_rows_arrow
+from ngram_core.table import Row
+from ngram_core.method.similar_arrow import candidate_rows, candidates_of, key_table
+
+#: Pieces of words that test every rule of the lens's terms and of the tokenizer's cuts.
+PIECES = ["Janet", "ducks", "16", "hasClose", "HTTPServer", "x1", "1x", "max_len", "ÉTÉ",
+          "café", "e\u0301t\u00e9", "soft\u00adhyphen", "zero\u200bwidth", "日本", "は", "ｶﾞｯ",
+          "ภาษาไทย", "ພາສາ", "ខ្មែរ", "မြန်", "𠀀𠀁", "ㇰ", "Ⅻ", "²", "١٢", "$2.50", "İstanbul",
+          "ﬁne", "ＡＢＣ", "NASAx", "aB", "A", "_", " ", ", ", "\n", "\ud800"]
+words = st.lists(st.sampled_from(PIECES), max_size=10).map("".join)
+spaced = st.lists(st.sampled_from(PIECES), max_size=10).map(" ".join)
+rows = st.lists(st.one_of(words, spaced), min_size=1, max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(rows, rows)
+def test_the_batch_finds_the_rows_candidates(a_texts, b_texts):
+    index = SimilarIndex.of(a_texts)
+    found = candidate_rows(key_table(index.keys, index.needed), b_texts)
+    for text, met in zip(b_texts, found):
+        if met is not None:
+            assert met == sorted(index.scores(text)), text
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows, rows, st.integers(1, 3))
+def test_folding_by_batches_gives_the_row_by_row_best(a_texts, b_texts, chunk):
+    by_rows, by_batches = {}, {}
+    index = SimilarIndex.of(a_texts)
+    for first in range(0, len(b_texts), chunk):
+        texts = b_texts[first:first + chunk]
+        index.fold(texts, first, by_rows)
+        index.fold(texts, first, by_batches, candidates_of(index, texts))
+    assert by_batches == by_rows
+
+
+def test_rows_the_batch_cannot_read_alike_are_left_to_the_row_by_row_method(monkeypatch):
+    index = SimilarIndex.of(["Janet has 16 ducks.", "ภาษาไทย ducks 16 Janet"])
+    texts = ["Janet has 16 ducks today", "ภาษาไทย Janet 16 ducks", "Janet \ud800 16 ducks"]
+    found = candidate_rows(key_table(index.keys, index.needed), texts)
+    assert found[0] == [0] == sorted(index.scores(texts[0]))
+    # Thai: the tokenizer cuts each letter, the lens keeps the run; a lone surrogate
+    # cannot be encoded for the batch
+    assert found[1] is None and found[2] is None
+    monkeypatch.setattr(similar_arrow, "BATCH_CHARS", 10)
+    assert candidate_rows(key_table(index.keys, index.needed), texts[:1]) == [None]
+
+
+@pytest.mark.parametrize("text", ["parseHTTPResponse 2 ducks Janet", "JANET 16DUCKS", "ducks16 Janet"])
+def test_words_the_lens_cuts_are_cut_in_the_batch_too(text):
+    index = SimilarIndex.of(["Janet parse http response 16 ducks", "The sky is blue."])
+    assert candidate_rows(key_table(index.keys, index.needed), [text]) == \
+        [sorted(index.scores(text))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows, rows, st.sampled_from(["loose", "strict"]))
+def test_the_checks_own_raw_tokens_give_the_same_candidates(a_texts, b_texts, mode):
+    """The streamed check hands over the raw tokens its tokenizer found, in its mode."""
+    index = SimilarIndex.of(a_texts)
+    raw: list = []
+    tokenize_rows_arrow([Row(i + 1, str(i), text) for i, text in enumerate(b_texts)],
+                        Tokenizer(mode, backend="re"), raw)
+    found = candidates_of(index, b_texts, raw)
+    for text, met in zip(b_texts, found):
+        if met is not None:
+            assert met == sorted(index.scores(text)), text
