@@ -174,3 +174,17 @@ def test_a_streamed_index_keeps_its_tokenizer_never_pickled(monkeypatch):
     monkeypatch.setattr(stream, "RAW_TOKENS_KEPT", 2)
     tokenize_rows_arrow(rows_of(["x y z w"]), tokenizer)     # 4 raw tokens looked up
     assert index.tokenizer() is not tokenizer                # so it starts afresh
+
+
+def test_the_planes_taken_as_unassigned_are_unassigned_in_this_unicode():
+    """The kinds table reads planes 4 to 13 as unassigned without asking: the running
+    Python's Unicode must agree, code point by code point."""
+    import unicodedata
+    from ngram_core.method.tokenize_arrow import UNASSIGNED_PLANES, _categories
+    first, end = UNASSIGNED_PLANES
+    assert {unicodedata.category(chr(c)) for c in range(first, end)} == {"Cn"}
+    table, names = _categories()
+    assert [names[k] for k in table[first - 3:first + 3]] == \
+        [unicodedata.category(chr(c)) for c in range(first - 3, first + 3)]
+    assert [names[k] for k in table[end - 3:end + 3]] == \
+        [unicodedata.category(chr(c)) for c in range(end - 3, end + 3)]

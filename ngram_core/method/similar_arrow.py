@@ -50,7 +50,8 @@ from typing import Any, NamedTuple, cast
 
 from .similar import _CJK, SimilarIndex, terms
 from .tokenize import UNSPACED_BLOCKS
-from .tokenize_arrow import BATCH_CHARS, RawBatch, _weight, raw_token_array
+from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, raw_token_array,
+                             string_array)
 
 try:
     import numpy as np
@@ -105,7 +106,7 @@ def key_table(keys: Mapping[str, list[int]], needed: Sequence[int]) -> KeyTable:
     np.cumsum(a_count[:-1], out=a_start[1:])
     a_rows = np.fromiter(chain.from_iterable(keys.values()), dtype=np.int64,
                          count=int(a_count.sum()))
-    return KeyTable(key_id, pa.array(list(key_id), type=pa.string()), a_start, a_count, a_rows,
+    return KeyTable(key_id, string_array(list(key_id)), a_start, a_count, a_rows,
                     np.asarray(needed, dtype=np.int64), len(needed))
 
 
@@ -179,11 +180,11 @@ def _token_keys(table: KeyTable, dictionary):
     begin, how many it has, all of them). A token that is one ASCII term is looked up
     by Arrow; any other is split by :func:`~ngram_core.method.similar.terms`."""
     if not pa.types.is_string(dictionary.type) and not pa.types.is_large_string(dictionary.type):
-        dictionary = pa.array([token.decode("utf-32-le") for token in dictionary.to_pylist()],
-                              type=pa.string())
-    one = np.asarray(pc.match_substring_regex(dictionary, ONE_TERM), dtype=bool)
+        dictionary = string_array([token.decode("utf-32-le")
+                                   for token in dictionary.to_pylist()])
+    one = as_numpy(pc.match_substring_regex(dictionary, ONE_TERM)).astype(bool)
     found = pc.index_in(pc.ascii_lower(dictionary), value_set=table.key_terms)
-    key = np.asarray(found.fill_null(-1), dtype=np.int64)
+    key = np.where(as_numpy(found.is_valid()).astype(bool), as_numpy(found), -1)
     count = (one & (key >= 0)).astype(np.int64)
     key_id = table.key_id
     others = {}
