@@ -17,7 +17,9 @@ Stdout is a header line and Markdown tables; progress goes to stderr.
   *negatives marked* is the share of the A rows whose rewrite is not in B that
   are marked anyway. Two kinds of negatives: from the style's other templates
   (the usual case), and from every template (A's items with other names and
-  numbers: the hardest there are).
+  numbers: the hardest there are). Then reading-comprehension items: several
+  questions on each passage, one rewritten with the passage kept
+  (``passage_set``).
 * **Cost.** ``run_check`` on the generated 2 MB x 2 MB pair of ``bench_core``
   (defaults: n = 13), with the lens and with ``rephrase=False``: the median of 5
   runs each, alternating; the lens's share is the difference over the time
@@ -44,7 +46,7 @@ from ngram_core import Settings, read_rows, run_check  # noqa: E402
 from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex  # noqa: E402
 from ngram_core.read.files import load_rows_by_file  # noqa: E402
 from ngram_core.run.distributed import check_distributed  # noqa: E402
-from rephrase_data import KINDS, dev_set  # noqa: E402
+from rephrase_data import KINDS, dev_set, passage_set  # noqa: E402
 
 SIZES = {"math": (200, 600), "choice": (150, 300), "code": (50, 100)}
 
@@ -56,19 +58,26 @@ def quality(threshold: float = REPHRASE_THRESHOLD) -> str:
         for style, kinds in KINDS.items():
             for kind in kinds:
                 print(f"quality: {style} {kind} same={same}", file=sys.stderr)
-                a, b, truth = dev_set(style, kind, *SIZES[style], same_template=same)
-                best: dict[int, tuple[float, int]] = {}
-                SimilarIndex.of(a).fold(b, 0, best)
-                marked = {i for i, (score, _) in best.items() if score >= threshold}
-                right = {i for i in marked if truth.get(i) == best[i][1]}
-                precision = len(right) / len(marked) if marked else 1.0
-                recall = len(right) / len(truth)
-                f1 = 2 * len(right) / (len(marked) + len(truth))
-                others = [i for i in range(len(a)) if i not in truth]
-                false = sum(1 for i in others if i in marked) / len(others)
-                lines.append(f"| {style} | {kind} | {'every' if same else 'other'} template | "
-                             f"{precision:.3f} | {recall:.3f} | {f1:.3f} | {false:.1%} |")
+                lines.append(_row(style, kind, f"{'every' if same else 'other'} template",
+                                  *dev_set(style, kind, *SIZES[style], same_template=same),
+                                  threshold))
+    for kind in KINDS["choice"]:
+        print(f"quality: passage {kind}", file=sys.stderr)
+        lines.append(_row("passage", kind, "other passages", *passage_set(kind), threshold))
     return "\n".join(lines)
+
+
+def _row(style: str, kind: str, negatives: str, a: list[str], b: list[str],
+         truth: dict[int, int], threshold: float) -> str:
+    best: dict[int, tuple[float, int]] = {}
+    SimilarIndex.of(a).fold(b, 0, best)
+    marked = {i for i, (score, _) in best.items() if score >= threshold}
+    right = {i for i in marked if truth.get(i) == best[i][1]}
+    precision = len(right) / len(marked) if marked else 1.0
+    others = [i for i in range(len(a)) if i not in truth]
+    false = sum(1 for i in others if i in marked) / len(others)
+    return (f"| {style} | {kind} | {negatives} | {precision:.3f} | {len(right) / len(truth):.3f} "
+            f"| {2 * len(right) / (len(marked) + len(truth)):.3f} | {false:.1%} |")
 
 
 def _median_time(work, runs: int) -> float:

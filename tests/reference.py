@@ -215,7 +215,7 @@ def lens_terms(text):
     return [t.lower() for t in out]
 
 
-def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best=0.1):
+def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best=0.05):
     """Per A row, (similarity, B row) of its best candidate credited to it, or None:
     every pair scored with the weights written out in full."""
     import math

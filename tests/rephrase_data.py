@@ -469,3 +469,31 @@ def dev_set(style: str, kind: str, a_count: int = 200, negatives: int = 600, see
     rng.shuffle(b_rows)
     truth = {i: r for r, (_, i) in enumerate(b_rows) if i is not None}
     return a, [text for text, _ in b_rows], truth
+
+
+def passage_set(kind: str, passages: int = 50, per_passage: int = 4, negatives: int = 200,
+                seed: int = 46) -> tuple[list[str], list[str], dict[int, int]]:
+    """Reading-comprehension items: a passage (four math word problems run together,
+    about 100 words) and a multiple-choice question on it, ``per_passage`` questions
+    on each passage, as a SQuAD- or RACE-style test set repeats its passages. B holds
+    the passage with its question rewritten (the ``kind`` of multiple-choice rewrite)
+    for every other A row, among negatives: other passages with other questions.
+    Returns A, B and A row -> its rewrite's B row, as :func:`dev_set`."""
+    rng = random.Random(f"{seed}:passage:{kind}")
+    texts = _items("math", rng, 4 * (passages + negatives))
+    questions = _items("choice", rng, passages * per_passage + negatives)
+    a, b_rows = [], []
+    for p in range(passages):
+        passage = " ".join(texts[4 * p:4 * p + 4])
+        for q in range(per_passage):
+            question = questions[p * per_passage + q]
+            a.append(passage + " " + question)
+            if len(a) % 2:
+                b_rows.append((passage + " " + choice_rewrite(question, kind, rng), len(a) - 1))
+    for n in range(negatives):
+        first = 4 * (passages + n)
+        b_rows.append((" ".join(texts[first:first + 4]) + " " +
+                       questions[passages * per_passage + n], None))
+    rng.shuffle(b_rows)
+    truth = {i: r for r, (_, i) in enumerate(b_rows) if i is not None}
+    return a, [text for text, _ in b_rows], truth
