@@ -24,7 +24,9 @@ Stdout is a header line and Markdown tables; progress goes to stderr.
   (defaults: n = 13), with the lens and with ``rephrase=False``: the median of 5
   runs each, alternating; the lens's share is the difference over the time
   without it. Then the streamed path on the same pair written as JSONL (a
-  partition per MiB), with and without the lens: B's rate in MB/s.
+  partition per MiB), and on the same A against 30 MB of B, with and without the
+  lens, alternating: B's rate in MB/s (at 2 MB, reading and indexing A's terms is
+  most of the lens's share; at 30 MB, reading B's rows).
 """
 
 from __future__ import annotations
@@ -106,19 +108,24 @@ def cost(runs: int = 5) -> str:
              f"| indexed (`run_check`, the page's path) | {off:.3f} | {on:.3f} | "
              f"{(on - off) / off:+.0%} |"]
     with tempfile.TemporaryDirectory() as tmp:
-        a_path, b_path = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+        a_path = Path(tmp) / "a.jsonl"
         a_path.write_bytes(a_bytes)
-        b_path.write_bytes(b_bytes)
         rows, _, _ = load_rows_by_file([str(a_path)], None)
-        size = os.path.getsize(b_path) / 1e6
-        streamed = {}
-        for lens in (False, True):
-            print(f"cost: streamed lens={lens}", file=sys.stderr)
-            streamed[lens] = _median_time(lambda: check_distributed(
-                None, rows, [str(b_path)], Settings(rephrase=lens), blocksize=2**20), runs)
-        lines.append(f"| streamed (B's rate, MB/s) | {size / streamed[False]:.2f} | "
-                     f"{size / streamed[True]:.2f} | "
-                     f"{streamed[False] / streamed[True] - 1:+.0%} rate |")
+        for b_mb in (2, 30):
+            b_path = Path(tmp) / f"b{b_mb}.jsonl"
+            b_path.write_bytes(b_bytes if b_mb == 2 else
+                               to_jsonl(make_pair(2 * 2**20, b_mb * 2**20)[1], "b"))
+            size = os.path.getsize(b_path) / 1e6
+            streamed = {}
+            for _ in range(runs):                  # alternating, each a median of its own
+                for lens in (False, True):
+                    print(f"cost: streamed {b_mb} MB lens={lens}", file=sys.stderr)
+                    streamed.setdefault(lens, []).append(_median_time(
+                        lambda: check_distributed(None, rows, [str(b_path)],
+                                                  Settings(rephrase=lens), blocksize=2**20), 1))
+            off, on = statistics.median(streamed[False]), statistics.median(streamed[True])
+            lines.append(f"| streamed, {size:.0f} MB of B (B's rate, MB/s) | {size / off:.2f} | "
+                         f"{size / on:.2f} | {off / on - 1:+.0%} rate |")
     return "\n".join(lines)
 
 
