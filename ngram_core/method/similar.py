@@ -48,8 +48,8 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   to: those whose similarity is within :data:`NEAR_BEST` of the highest it
   has with any A row. A rewrite of one item is more similar to that item than
   to the item's siblings in A (the same template with another name or
-  number), so it no longer marks them too; a row holding two items rewritten
-  alike counts for both.
+  number, another question on the same passage), so it marks that item, not
+  them; a row holding two items rewritten alike counts for both.
 * **Best row.** Per A row, the B row it is credited with that has the highest
   similarity, the first in file B on a tie (none when no B row is). A row is
   *rephrased* when that similarity reaches the threshold
@@ -242,7 +242,7 @@ class SimilarIndex:
 
     def __post_init__(self) -> None:
         self._weighed: dict[int, tuple[dict[str, int], int]] = {}
-        #: the key terms as arrays, made once by similar_arrow.table_of
+        #: the key terms as arrays, made once by similar_arrow.candidates_of
         self.table: object | None = None
         once = {idf: _weight(idf, 1) for idf in set(self.idf.values())}
         self._once = {t: once[idf] for t, idf in self.idf.items()}
