@@ -58,6 +58,17 @@ def test_best_row_and_similarity_match_every_pair(a_texts, b_texts, chunk):
             assert 0.0 <= found[0] <= 1.0
 
 
+def test_terms_match_the_reference_walk_on_every_short_string():
+    """Every string of up to 5 characters drawn from each kind the rules tell apart
+    (lower, upper, digit, space, other letters, CJK, underscore): the case-turn
+    rules see every order of upper and lower case letters."""
+    import itertools
+    for size in range(1, 6):
+        for chars in itertools.product("aAB1 é日_", repeat=size):
+            text = "".join(chars)
+            assert terms(text) == reference.lens_terms(text), text
+
+
 def test_same_terms_score_one_and_ties_go_to_the_first_b_row():
     got = lens(["Janet sells 16 duck eggs"], ["eggs duck 16 sells Janet", "Janet sells 16 duck eggs"])
     assert got == [(1.0, 0)]

@@ -111,8 +111,9 @@ NUMBER_WEIGHT = 2
 SCALE = 1000
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TERM = re.compile(rf"[{_CJK}]|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+"
-                   rf"|[^\W\d_A-Za-z{_CJK}]+")
+#: The commonest shapes first (a word in lower case or capitalized): the same terms
+#: as any order, as the alternatives cannot both match at one place.
+_TERM = re.compile(rf"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[{_CJK}]|[^\W\d_A-Za-z{_CJK}]+")
 
 
 def terms(text: str) -> list[str]:
