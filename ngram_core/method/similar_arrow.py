@@ -50,8 +50,8 @@ from typing import Any, NamedTuple, cast
 
 from .similar import _CJK, SimilarIndex, terms
 from .tokenize import UNSPACED_BLOCKS
-from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, raw_token_array,
-                             string_array)
+from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, as_strings,
+                             raw_token_array, string_array)
 
 try:
     import numpy as np
@@ -129,9 +129,10 @@ def candidate_rows(table: KeyTable, texts: Sequence[str],
     docstring). ``raw``: the rows' raw tokens already found, a batch of rows each
     (:func:`~ngram_core.method.tokenize_arrow.tokenize_rows_arrow`, in either mode:
     a strict token, cut at spaces, holds whole lens terms too); a row in none of
-    them is left to that method."""
+    them is left to that method. None or none at all (the check's tokenizer could
+    not find them: the ``regex`` backend): found here."""
     out: list[list[int] | None] = [None] * len(texts)
-    if raw is None:
+    if not raw:
         raw = list(_raw_batches(texts))
     for batch in raw:
         found = _from_raw(table, batch.dictionary, batch.index, batch.bounds,
@@ -179,9 +180,10 @@ def _token_keys(table: KeyTable, dictionary):
     """Each distinct raw token's key terms (numbers), end to end: (where each token's
     begin, how many it has, all of them). A token that is one ASCII term is looked up
     by Arrow; any other is split by :func:`~ngram_core.method.similar.terms`."""
+    strings = None
     if not pa.types.is_string(dictionary.type) and not pa.types.is_large_string(dictionary.type):
-        dictionary = string_array([token.decode("utf-32-le")
-                                   for token in dictionary.to_pylist()])
+        strings = as_strings(dictionary)
+        dictionary = string_array(strings)
     one = as_numpy(pc.match_substring_regex(dictionary, ONE_TERM)).astype(bool)
     found = pc.index_in(pc.ascii_lower(dictionary), value_set=table.key_terms)
     key = np.where(as_numpy(found.is_valid()).astype(bool), as_numpy(found), -1)
@@ -189,7 +191,8 @@ def _token_keys(table: KeyTable, dictionary):
     key_id = table.key_id
     others = {}
     for i in np.flatnonzero(~one).tolist():
-        keys = [key_id[t] for t in terms(dictionary[i].as_py()) if t in key_id]
+        token = strings[i] if strings is not None else dictionary[i].as_py()
+        keys = [key_id[t] for t in terms(token) if t in key_id]
         if keys:
             others[i] = keys
             count[i] = len(keys)

@@ -230,11 +230,12 @@ def raw_tokens(texts: list[str], mode: str):
     (['Fact', 'the', 'MOON', '日', '本'], [0, 1, 2, 1, 3, 4], [0, 3, 3, 6])
     """
     dictionary, index, bounds = raw_token_array(texts, mode)
-    return _as_strings(dictionary), index, bounds
+    return as_strings(dictionary), index, bounds
 
 
-def _as_strings(dictionary) -> list[str]:
-    """The distinct raw tokens (:func:`raw_token_array`) as Python strings."""
+def as_strings(dictionary) -> list[str]:
+    """The distinct raw tokens (:func:`raw_token_array`) as Python strings (each
+    token's UTF-32 bytes decoded where the texts were not all ASCII)."""
     distinct = dictionary.to_pylist()
     if not pa.types.is_string(dictionary.type) and not pa.types.is_large_string(dictionary.type):
         distinct = [token.decode("utf-32-le") for token in distinct]
@@ -322,7 +323,7 @@ def token_ids(texts: list[str], tokenizer: Tokenizer, raw: list | None = None
     dictionary, index, bounds = raw_token_array(texts, tokenizer.mode)
     if raw is not None:
         raw.append((dictionary, index, bounds))
-    distinct = _as_strings(dictionary)
+    distinct = as_strings(dictionary)
     vocabulary = tokenizer._vocab            # distinct raw tokens, in first-seen order
     id_of = np.fromiter(map(vocabulary.__getitem__, distinct), dtype=np.int64,
                         count=len(distinct))
