@@ -223,3 +223,43 @@ def test_an_arrow_file_streams_in_runs_of_record_batches_to_the_same_result(tmp_
                                  blocksize=batch_bytes * 4)
     assert whole.summary.flagged > 0
     assert streamed.csv() == whole.csv()
+
+
+# A process in which numpy and pyarrow cannot be imported (as in the tab, or an
+# environment that lacks them): the engine takes its pure-Python path.
+WITHOUT_NUMPY = ("import sys; sys.modules['numpy'] = sys.modules['pyarrow'] = None;"
+                 "from ngram_core.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def test_the_streamed_command_without_numpy_and_pyarrow_writes_the_same_bytes(tmp_path):
+    """numpy and pyarrow are dependencies for speed only: the same training file
+    streamed (compressed, so it streams at any size) with and without them gives
+    the same summary and the same rows CSV, rephrase lens and all."""
+    rng = random.Random(11)
+    a_texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(14, 40)))
+               for _ in range(60)]
+    a_texts += ["Janet has 16 ducks and sells eggs at the farmers' market for $2.",
+                "日本語のテキストも読みます。東京は大きい都市です。", "parseHTTPResponse(max_len=2)"]
+    a = tmp_path / "test.jsonl"
+    a.write_text("".join(json.dumps({"id": f"a{i}", "text": t}, ensure_ascii=False) + "\n"
+                         for i, t in enumerate(a_texts)), encoding="utf-8")
+    b_texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 80))) for _ in range(3000)]
+    b_texts[100] += " " + a_texts[3]                           # a copied passage
+    b_texts[200] = "At the farmers' market Janet sells what her 16 ducks lay, $2 each."
+    b_texts[300] = "東京は大きい都市です。日本語のテキスト"
+    b = tmp_path / "train.jsonl.gz"
+    with gzip.open(b, "wt", encoding="utf-8") as f:
+        f.writelines(json.dumps({"id": f"b{i}", "text": t}, ensure_ascii=False) + "\n"
+                     for i, t in enumerate(b_texts))
+    outputs = {}
+    for name, code in (("fast", "import sys; from ngram_core.cli import main;"
+                                "sys.exit(main(sys.argv[1:]))"), ("pure", WITHOUT_NUMPY)):
+        csv = tmp_path / f"{name}.csv"
+        done = subprocess.run([sys.executable, "-c", code, str(a), str(b), "--n", "8",
+                               "--json", "--rows-csv", str(csv)],
+                              capture_output=True, text=True, cwd=ROOT, timeout=600)
+        assert done.returncode == 0, done.stderr
+        outputs[name] = (json.loads(done.stdout), csv.read_bytes())
+    summary, rows_csv = outputs["fast"]
+    assert summary["flagged"] >= 1 and summary["rephrased"] >= 1   # the check found both
+    assert outputs["pure"] == outputs["fast"]
