@@ -16,7 +16,7 @@ from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex, terms
 
 VOCAB = ["Janet", "ducks", "16", "eggs", "the", "a", "of", "sells", "$2", "market",
          "hasCloseElements", "has_close_elements", "HTTPServer", "x1", "été", "日本",
-         "café", "numbers", "threshold", "Return", "_", "—"]
+         "café", "numbers", "threshold", "Return", "_", "—", "3", "1.5", "12"]
 texts = st.lists(st.lists(st.sampled_from(VOCAB), max_size=12).map(" ".join),
                  min_size=1, max_size=8)
 
@@ -155,6 +155,30 @@ def test_a_word_problem_with_other_names_and_numbers_ranks_below_its_rewrite():
     assert b_row == 1 and score >= REPHRASE_THRESHOLD
     alone = lens([item] + others, [sibling])[0]
     assert alone is not None and alone[0] < score and round(alone[0], 3) == 0.561
+
+
+def test_the_same_problem_with_other_numbers_is_not_a_rewrite_of_it():
+    """A training set holds siblings of a test item: the same frame with other numbers
+    (and often other names). A rewrite keeps the numbers: a B row holding fewer than
+    half of an A row's distinct numbers is no candidate for it, however alike the
+    words; one keeping half of them still is."""
+    item = ("Max bought stamps at the post office: 16 with a snowflake design, 3 more "
+            "with a truck than with a snowflake, and 9 fewer with a rose than with a "
+            "truck. How many stamps did Max buy?")
+    sibling = ("Bella bought stamps at the post office: 11 with a snowflake design, 9 more "
+               "with a truck than with a snowflake, and 13 fewer with a rose than with a "
+               "truck. How many stamps did Bella buy?")
+    rewrite = ("At the post office Max got 16 snowflake stamps, 3 more truck stamps than "
+               "snowflake ones, and 9 fewer rose stamps than truck ones. How many stamps "
+               "in all?")
+    others = _items("math", random.Random(7), 60)
+    index = SimilarIndex.of([item, *others])
+    assert 0 in index.key_rows(sibling) and 0 not in index.scores(sibling)  # 1 of 3 kept
+    assert lens([item, *others], [sibling])[0] is None
+    (score, b_row), = lens([item, *others], [sibling, rewrite])[:1]
+    assert b_row == 1 and score >= REPHRASE_THRESHOLD
+    half = sibling.replace("11", "16")                  # 16 and 9 of 16, 3, 9: kept
+    assert 0 in index.scores(half)
 
 
 def test_renamed_identifiers_still_match():

@@ -32,7 +32,7 @@ def test_the_batch_finds_the_rows_candidates(a_texts, b_texts):
     found = candidate_rows(key_table(index.keys, index.needed), b_texts)
     for text, met in zip(b_texts, found):
         if met is not None:
-            assert met == sorted(index.scores(text)), text
+            assert met == index.key_rows(text), text
 
 
 @settings(max_examples=200, deadline=None)
@@ -51,7 +51,7 @@ def test_rows_the_batch_cannot_read_alike_are_left_to_the_row_by_row_method(monk
     index = SimilarIndex.of(["Janet has 16 ducks.", "ภาษาไทย ducks 16 Janet"])
     texts = ["Janet has 16 ducks today", "ภาษาไทย Janet 16 ducks", "Janet \ud800 16 ducks"]
     found = candidate_rows(key_table(index.keys, index.needed), texts)
-    assert found[0] == [0] == sorted(index.scores(texts[0]))
+    assert found[0] == [0] == index.key_rows(texts[0])
     # Thai: the tokenizer cuts each letter, the lens keeps the run; a lone surrogate
     # cannot be encoded for the batch
     assert found[1] is None and found[2] is None
@@ -62,8 +62,7 @@ def test_rows_the_batch_cannot_read_alike_are_left_to_the_row_by_row_method(monk
 @pytest.mark.parametrize("text", ["parseHTTPResponse 2 ducks Janet", "JANET 16DUCKS", "ducks16 Janet"])
 def test_words_the_lens_cuts_are_cut_in_the_batch_too(text):
     index = SimilarIndex.of(["Janet parse http response 16 ducks", "The sky is blue."])
-    assert candidate_rows(key_table(index.keys, index.needed), [text]) == \
-        [sorted(index.scores(text))]
+    assert candidate_rows(key_table(index.keys, index.needed), [text]) == [index.key_rows(text)]
 
 
 @settings(max_examples=200, deadline=None)
@@ -77,4 +76,4 @@ def test_the_checks_own_raw_tokens_give_the_same_candidates(a_texts, b_texts, mo
     found = candidates_of(index, b_texts, raw)
     for text, met in zip(b_texts, found):
         if met is not None:
-            assert met == sorted(index.scores(text)), text
+            assert met == index.key_rows(text), text

@@ -39,7 +39,11 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   row made only of such words has no candidate (a file of one-word rows of
   the same word stays linear). A rewrite keeps an item's names, numbers and
   rare words, so it shares them; a B row that shares fewer is not scored for
-  that row (nor is an item of the same template with other rare words). This
+  that row (nor is an item of the same template with other rare words).
+  A rewrite keeps an item's numbers too: when the A row holds at least
+  :data:`NUMBERS_MIN` distinct numbers, a candidate holds at least half of
+  them (:data:`NUMBERS_KEPT`), so the same problem with other numbers (a
+  sibling of the item in the training set) is none. This
   is what makes the lens cheap: each B row looks up its terms among A's key
   terms only and scores just the A rows it meets
   often enough, exactly -- never every pair; rows of A with the same text are
@@ -107,6 +111,11 @@ NEAR_BEST = 0.05
 #: A number's idf counts this many times: a rewrite keeps the numbers, and they tell
 #: apart the items of one template (chosen on the development pairs, as the threshold).
 NUMBER_WEIGHT = 2
+#: An A row with at least NUMBERS_MIN distinct numbers (terms of digits) has as
+#: candidates only B rows holding at least NUMBERS_KEPT of them: a rewrite keeps
+#: an item's numbers, a sibling of it (the same problem with other numbers) does not.
+NUMBERS_MIN = 2
+NUMBERS_KEPT = 0.5
 #: Weights are whole numbers: idf scaled by this, rounded.
 SCALE = 1000
 
@@ -223,6 +232,28 @@ class SimilarIndex:
             made = self._weighed[a] = (vector, sum([w * w for w in vector.values()]))
         return made
 
+    def numbers(self, a: int) -> frozenset[str]:
+        """A row ``a``'s distinct numbers (made once, then kept)."""
+        made = self._numbers.get(a)
+        if made is None:
+            made = self._numbers[a] = frozenset(t for t in self.counted[a] if t[0].isdecimal())
+        return made
+
+    def keeps_numbers(self, a: int, counts: Mapping[str, int]) -> bool:
+        """Whether a B row (its term counts) holds enough of A row ``a``'s numbers to
+        be its candidate: at least :data:`NUMBERS_KEPT` of them when it has
+        :data:`NUMBERS_MIN` or more (any B row otherwise)::
+
+            >>> index = SimilarIndex.of(["Max bought 16 stamps and 3 more, 9 fewer.", "Max ran."])
+            >>> [index.keeps_numbers(0, term_counts(text)) for text in
+            ...  ["Max got 16 stamps, 9 of them roses", "Max got 11 stamps, 9 of them roses"]]
+            [True, False]
+        """
+        held = self.numbers(a)
+        if len(held) < NUMBERS_MIN:
+            return True
+        return sum(1 for t in held if t in counts) >= NUMBERS_KEPT * len(held)
+
     def vector(self, text: str) -> dict[str, int]:
         """A B row's weights (A's idf; a term A lacks weighs the most)."""
         return self._weights(term_counts(text))
@@ -243,6 +274,7 @@ class SimilarIndex:
 
     def __post_init__(self) -> None:
         self._weighed: dict[int, tuple[dict[str, int], int]] = {}
+        self._numbers: dict[int, frozenset[str]] = {}
         #: the key terms as arrays, made once by similar_arrow.candidates_of
         self.table: object | None = None
         once = {idf: _weight(idf, 1) for idf in set(self.idf.values())}
@@ -252,27 +284,40 @@ class SimilarIndex:
 
     def scores(self, text: str) -> dict[int, float]:
         """The similarity of a B row to each A row it is a candidate for (its terms
-        counted only when it is a candidate for one: most B rows are for none)."""
+        counted only when it holds enough key terms of one: most B rows hold none)."""
+        met, listed = self._key_rows(text)
+        if not met:
+            return {}
+        return self.scores_of(listed if isinstance(listed, Counter) else Counter(listed), met)
+
+    def key_rows(self, text: str) -> list[int]:
+        """The A rows a B row holds enough key terms of (ascending): its candidates
+        before their numbers are looked at (:meth:`keeps_numbers`)."""
+        return sorted(self._key_rows(text)[0])
+
+    def _key_rows(self, text: str) -> tuple[list[int], list[str] | Counter[str]]:
+        """:meth:`key_rows` unsorted, and the row's terms (counted, for a long row)."""
         keys = self.keys
+        listed: list[str] | Counter[str]
         if len(text) <= LONG_ROW:
             listed = terms(text)
             found = keys.keys() & listed
-            counts = None
         else:
-            counts = term_counts(text)
-            found = counts.keys() & keys.keys()
+            listed = term_counts(text)
+            found = listed.keys() & keys.keys()
         held: dict[int, int] = {}
         for t in found:
             for a in keys[t]:
                 held[a] = held.get(a, 0) + 1
         needed = self.needed
-        met = [a for a, count in held.items() if count >= needed[a]]
-        if not met:
-            return {}
-        return self.scores_of(counts if counts is not None else Counter(listed), met)
+        return [a for a, count in held.items() if count >= needed[a]], listed
 
     def scores_of(self, counts: Mapping[str, int], met: Iterable[int]) -> dict[int, float]:
-        """The similarity of a B row (its term counts) to each A row of ``met``."""
+        """The similarity of a B row (its term counts) to each A row of ``met`` that
+        it keeps the numbers of (:meth:`keeps_numbers`)."""
+        met = [a for a in met if self.keeps_numbers(a, counts)]
+        if not met:
+            return {}
         vector = self._weights(counts)
         norm = sum([w * w for w in vector.values()])
         weighed = self.weighed

@@ -1,16 +1,16 @@
 """The rephrase lens's candidates for many B rows at once, by numpy and pyarrow.
 
 The contract: for each row text, ``candidate_rows(table, texts)`` gives the A rows
-:meth:`~ngram_core.method.similar.SimilarIndex.scores` would score it against
-(those of which it holds enough key terms), in ascending order, or None for a
-row this path leaves to that method::
+:meth:`~ngram_core.method.similar.SimilarIndex.key_rows` gives (those of which
+it holds enough key terms, before their numbers are looked at), in ascending
+order, or None for a row this path leaves to the row-by-row method::
 
     >>> from ngram_core.method.similar import SimilarIndex
     >>> index = SimilarIndex.of(["Janet has 16 ducks.", "The sky is blue today."])
     >>> rows = ["Janet owns sixteen ducks, 16 of them.", "sky blue", "Sky is blue today"]
     >>> candidate_rows(key_table(index.keys, index.needed), rows)
     [[0], [], [1]]
-    >>> [sorted(index.scores(text)) for text in rows]
+    >>> [index.key_rows(text) for text in rows]
     [[0], [], [1]]
 
 How, for a batch of rows:
@@ -35,7 +35,7 @@ How, for a batch of rows:
    once, expands each to the A rows the key term belongs to, and counts each
    (row, A row): a row is a candidate for the A rows it holds enough key terms of.
 
-Only the candidates come from here; their scores are
+Only the candidates come from here; the numbers rule and the scores are
 :meth:`~ngram_core.method.similar.SimilarIndex.scores_of`'s, so every score is
 the same in every engine. This module imports without numpy and pyarrow;
 :data:`AVAILABLE` says whether the path runs.
