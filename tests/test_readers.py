@@ -336,3 +336,26 @@ def test_a_json_lines_file_opening_with_a_blank_line_and_no_final_break_is_read(
     path.write_text('\n{"text": "the one row"}')
     rows, _, _ = load_rows_by_file([str(path)])
     assert [row.text for row in rows] == ["the one row"]
+
+
+JSONISH = st.lists(st.sampled_from(list('{}[]:," \t\r\n\\abu01é\ud800\ufeff.e-') +
+                                     ["true", "null", '"text"', "1e999", "NaN"]),
+                    max_size=30).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(JSONISH, JSONISH.map(lambda t: "{" + t)))
+def test_a_jsonl_line_gives_what_json_loads_gives_and_its_error(text):
+    """A JSON Lines row is scanned at once when it starts with "{": the same value as
+    json.loads, and for a broken line json.loads's own error (message and column)."""
+    from ngram_core.read.json_rows import _loads
+    try:
+        expected = ("value", json.loads(text))
+    except (ValueError, RecursionError) as e:
+        expected = ("error", repr(e))
+    try:
+        got = ("value", _loads(text))
+    except (ValueError, RecursionError) as e:
+        got = ("error", repr(e))
+    assert got == expected or (got[0] == expected[0] == "value" and
+                               json.dumps(got[1]) == json.dumps(expected[1]))   # NaN != NaN
