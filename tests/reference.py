@@ -249,13 +249,15 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best
         # past the key_shared rarest, only terms in at most one A row in 50 (at least 1)
         keys = keys[:key_shared] + [t for t in keys[key_shared:] if df[t] <= max(1, rows // 50)]
         need = min(key_shared, len(keys))
-        # an A row with numbers_min distinct numbers or more: a candidate holds half of them
+        # both rows with numbers_min distinct numbers or more: B holds half of A's
         numbers = {t for t in ts if t[0].isdecimal()}
         pairs = {}
         for b, vb in enumerate(b_vectors):
             if not keys or sum(1 for t in keys if t in vb) < need:
                 continue
-            if len(numbers) >= numbers_min and 2 * len(numbers & vb.keys()) < len(numbers):
+            b_numbers = {t for t in vb if t[0].isdecimal()}
+            if (len(numbers) >= numbers_min and len(b_numbers) >= numbers_min
+                    and 2 * len(numbers & b_numbers) < len(numbers)):
                 continue
             dot = sum(va[t] * vb[t] for t in va if t in vb)
             norm_a = sum(w * w for w in va.values())

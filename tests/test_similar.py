@@ -159,9 +159,10 @@ def test_a_word_problem_with_other_names_and_numbers_ranks_below_its_rewrite():
 
 def test_the_same_problem_with_other_numbers_is_not_a_rewrite_of_it():
     """A training set holds siblings of a test item: the same frame with other numbers
-    (and often other names). A rewrite keeps the numbers: a B row holding fewer than
-    half of an A row's distinct numbers is no candidate for it, however alike the
-    words; one keeping half of them still is."""
+    (and often other names). A rewrite keeps the numbers: a B row with numbers of its
+    own holding fewer than half of an A row's distinct numbers is no candidate for
+    it, however alike the words; one keeping half of them still is, and so is one
+    that spells them out."""
     item = ("Max bought stamps at the post office: 16 with a snowflake design, 3 more "
             "with a truck than with a snowflake, and 9 fewer with a rose than with a "
             "truck. How many stamps did Max buy?")
@@ -179,6 +180,8 @@ def test_the_same_problem_with_other_numbers_is_not_a_rewrite_of_it():
     assert b_row == 1 and score >= REPHRASE_THRESHOLD
     half = sibling.replace("11", "16")                  # 16 and 9 of 16, 3, 9: kept
     assert 0 in index.scores(half)
+    spelled = rewrite.replace("16", "sixteen").replace("3 ", "three ").replace("9", "nine")
+    assert 0 in index.scores(spelled)
 
 
 def test_renamed_identifiers_still_match():

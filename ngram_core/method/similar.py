@@ -40,10 +40,11 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   the same word stays linear). A rewrite keeps an item's names, numbers and
   rare words, so it shares them; a B row that shares fewer is not scored for
   that row (nor is an item of the same template with other rare words).
-  A rewrite keeps an item's numbers too: when the A row holds at least
+  A rewrite keeps an item's numbers too: when both rows hold at least
   :data:`NUMBERS_MIN` distinct numbers, a candidate holds at least half of
-  them (:data:`NUMBERS_KEPT`), so the same problem with other numbers (a
-  sibling of the item in the training set) is none. This
+  the A row's (:data:`NUMBERS_KEPT`), so the same problem with other numbers
+  (a sibling of the item in the training set) is none, while a rewrite that
+  spells its numbers out or leaves out a code item's examples still is. This
   is what makes the lens cheap: each B row looks up its terms among A's key
   terms only and scores just the A rows it meets
   often enough, exactly -- never every pair; rows of A with the same text are
@@ -111,9 +112,10 @@ NEAR_BEST = 0.05
 #: A number's idf counts this many times: a rewrite keeps the numbers, and they tell
 #: apart the items of one template (chosen on the development pairs, as the threshold).
 NUMBER_WEIGHT = 2
-#: An A row with at least NUMBERS_MIN distinct numbers (terms of digits) has as
-#: candidates only B rows holding at least NUMBERS_KEPT of them: a rewrite keeps
-#: an item's numbers, a sibling of it (the same problem with other numbers) does not.
+#: When an A row and a B row both hold at least NUMBERS_MIN distinct numbers (terms
+#: of digits), the B row is a candidate only if it holds at least NUMBERS_KEPT of the
+#: A row's: a rewrite keeps an item's numbers, a sibling of it (the same problem with
+#: other numbers) does not.
 NUMBERS_MIN = 2
 NUMBERS_KEPT = 0.5
 #: Weights are whole numbers: idf scaled by this, rounded.
@@ -241,16 +243,19 @@ class SimilarIndex:
 
     def keeps_numbers(self, a: int, counts: Mapping[str, int]) -> bool:
         """Whether a B row (its term counts) holds enough of A row ``a``'s numbers to
-        be its candidate: at least :data:`NUMBERS_KEPT` of them when it has
-        :data:`NUMBERS_MIN` or more (any B row otherwise)::
+        be its candidate: at least :data:`NUMBERS_KEPT` of them when both rows hold
+        :data:`NUMBERS_MIN` distinct numbers or more (any B row otherwise)::
 
             >>> index = SimilarIndex.of(["Max bought 16 stamps and 3 more, 9 fewer.", "Max ran."])
             >>> [index.keeps_numbers(0, term_counts(text)) for text in
-            ...  ["Max got 16 stamps, 9 of them roses", "Max got 11 stamps, 9 of them roses"]]
-            [True, False]
+            ...  ["Max got 16 stamps, 9 of them roses", "Max got 11 stamps, 9 of them roses",
+            ...   "Max got sixteen stamps, 9 of them roses"]]
+            [True, False, True]
         """
         held = self.numbers(a)
         if len(held) < NUMBERS_MIN:
+            return True
+        if sum(1 for t in counts if t[0].isdecimal()) < NUMBERS_MIN:
             return True
         return sum(1 for t in held if t in counts) >= NUMBERS_KEPT * len(held)
 
