@@ -312,3 +312,25 @@ def test_decontaminates_table_counts_each_evals_rephrased_rows(tmp_path):
                                   io.StringIO()) == 0
         table = out.getvalue().split("\n\n")[0].splitlines()
         assert table[0].endswith(heading) and table[1].endswith(last), table
+
+
+def test_the_lens_reads_a_in_paced_steps_to_the_same_index(monkeypatch):
+    """The page runs the check in steps so the tab stays responsive: reading and
+    indexing A's terms (0.2 s for 2 MB) yields whenever its pacer says so, and the
+    index made in steps is the one made at once."""
+    from ngram_core.steps import Pacer, run_steps
+    texts = [f"Row {i} holds word{i % 7} and word{i % 11}, {i} times" for i in range(40)]
+    whole = SimilarIndex.of(texts)
+    monkeypatch.setattr(Pacer, "due", lambda self: True)       # a step after each row
+    steps = SimilarIndex.of_steps(texts)
+    yielded = 0
+    try:
+        while True:
+            next(steps)
+            yielded += 1
+    except StopIteration as done:
+        paced = done.value
+    assert yielded >= 2 * len(texts)                           # reading, then indexing
+    assert (paced.keys, paced.needed, paced.idf, paced.counted) == \
+        (whole.keys, whole.needed, whole.idf, whole.counted)
+    assert run_steps(SimilarIndex.of_steps(texts)).keys == whole.keys

@@ -92,6 +92,8 @@ from collections import Counter
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..steps import Pacer, run_steps
+
 #: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
 KEY_TERMS = 8
 KEY_SHARED = 3
@@ -185,6 +187,13 @@ class SimilarIndex:
 
     @classmethod
     def of(cls, a_texts: Sequence[str]) -> SimilarIndex:
+        """The index of A's row texts (:meth:`of_steps` run to its end)."""
+        return run_steps(cls.of_steps(a_texts))
+
+    @classmethod
+    def of_steps(cls, a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
+        """:meth:`of` in steps of a few milliseconds (yields the A rows read, then
+        indexed): the page's tab stays responsive while a 2 MB test set is read."""
         # rows of one text are read, indexed and scored once (a file of repeated
         # rows stays linear), and counted as often as they occur
         first_of: dict[str, int] = {}
@@ -193,7 +202,12 @@ class SimilarIndex:
             first = first_of.setdefault(text, a)
             if first != a:
                 copies.setdefault(first, []).append(a)
-        by_text = {text: term_counts(text) for text in first_of}
+        pacer = Pacer()
+        by_text: dict[str, Counter[str]] = {}
+        for done, text in enumerate(first_of, 1):
+            by_text[text] = term_counts(text)
+            if pacer.due():
+                yield done
         counted = [by_text[text] for text in a_texts]
         df: Counter[str] = Counter()
         rows = 0
@@ -201,6 +215,7 @@ class SimilarIndex:
             counts, times = by_text[text], 1 + len(copies.get(first, ()))
             df.update(dict.fromkeys(counts, times) if times > 1 else counts.keys())
             rows += times if counts else 0
+        yield len(first_of)
         # the idf of each document frequency once (many terms share one), a number's
         # times NUMBER_WEIGHT as _idf gives it
         of_df = {d: _idf(rows, d, "a") for d in set(df.values())}
@@ -210,14 +225,17 @@ class SimilarIndex:
         # every term's rank by rarity, once: a row's key terms are its lowest ranks,
         # among the terms that may be key terms at all
         too_common = max(COMMON_MIN, rows // COMMON_SHARE)     # no key term is in more
-        by_rank = sorted([t for t, d in df.items() if d <= too_common],
-                         key=lambda t: (df[t], -len(t), t))
+        by_rank = [t for _, _, t in sorted([(d, -len(t), t) for t, d in df.items()
+                                            if d <= too_common])]
+        yield len(first_of)
         rank = {t: r for r, t in enumerate(by_rank)}
         rank_of, keyable = rank.__getitem__, rank.keys()
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
         index = cls(idf, rows, counted, {}, [0] * len(counted), copies)
         keys = index.keys
         for a in first_of.values():
+            if pacer.due():
+                yield len(first_of)
             counts = counted[a]
             rarest = [by_rank[r] for r in sorted(map(rank_of, counts.keys() & keyable))[:KEY_TERMS]]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]

@@ -195,8 +195,9 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
 def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row], every: int = 256
                   ) -> Generator[int, None, dict[int, tuple[float, int]]]:
     """The rephrase lens over B's rows in memory, ``every`` rows a step (yields the
-    B rows done): A row -> (similarity, B row)."""
-    index = SimilarIndex.of([row.text for row in a_rows])
+    B rows done, after A's rows are read): A row -> (similarity, B row)."""
+    index = yield from relabel(SimilarIndex.of_steps([row.text for row in a_rows]),
+                               lambda _: 0)
     best: dict[int, tuple[float, int]] = {}
     for first in range(0, len(b_rows), every):
         index.fold([row.text for row in b_rows[first:first + every]], first, best)
