@@ -11,7 +11,12 @@ Prints, as Markdown tables:
     published definitions computed after the table), against the check plus
     ``--definitions`` in CPython; and the longest main-thread stall over both;
   * with --pathological, the same figures for each pathological input at the
-    2 MB bound, plus the size of the interpreter's WebAssembly memory.
+    2 MB bound, plus the size of the interpreter's WebAssembly memory;
+  * the page's first result cold against Pyodide's bare start from the same
+    snapshot (#48): a page of the benchmark's own, served beside the built
+    files, that starts the interpreter as the page's loader does (the same
+    workers, snapshot and files) and runs one line of Python, nothing else; a
+    fresh profile each, in turns with the page's cold start.
 
 Run with `make dist` done: `.venv/bin/python -m benchmarks.bench_browser`.
 The longest stall is the longest gap between ticks of a 5 ms timer on the
@@ -25,6 +30,7 @@ import argparse
 import base64
 import datetime
 import os
+import pathlib
 import platform
 import statistics
 import sys
@@ -143,6 +149,38 @@ def start_times(page, cdp, url) -> tuple[float, float, float]:
     return interpreter, ready, first
 
 
+#: The bare start (#48): the page's interpreter module and its early workers, the
+#: same snapshot, one line of Python; no PyScript, no engine, no page.
+BARE_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>bare start</title>
+<script src="./vendor/pyodide/early.js" data-python-files="./python-files.tar.gz"></script>
+</head><body>
+<script type="module">
+import { loadPyodide } from "./vendor/pyodide/start.mjs";
+const pyodide = await loadPyodide();
+pyodide.runPython("import sys");
+window.__bareAt = performance.now();
+document.body.dataset.bare = "1";
+</script></body></html>
+"""
+
+
+def served_with_bare_page(folder: str):
+    """A folder holding links to dist/'s files and the bare start page (bare.html)."""
+    for entry in DIST.iterdir():
+        os.symlink(entry, os.path.join(folder, entry.name))
+    with open(os.path.join(folder, "bare.html"), "w", encoding="utf-8") as f:
+        f.write(BARE_PAGE)
+    return serve_dist(cache=True, directory=pathlib.Path(folder))
+
+
+def bare_start(page, url) -> float:
+    """Navigation start to Python's first line run on the bare page, s (page clock)."""
+    page.goto(url)
+    page.wait_for_selector('body[data-bare="1"]', state="attached", timeout=TIMEOUT_MS)
+    return page.evaluate("window.__bareAt") / 1000
+
+
 def time_to_ready(page, url) -> float:
     """Navigation start to the ready marker, on the page's own clock (performance.now)."""
     page.goto(url)
@@ -229,8 +267,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--pathological", action="store_true")
     args = parser.parse_args()
-    base, server = serve_dist(cache=True)
+    served = tempfile.TemporaryDirectory()
+    base, server = served_with_bare_page(served.name)
     url = base + "/"
+    bare = []
     print(f"bench_browser {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC | "
           f"{machine()} | Chromium (Debian) headless | median of {args.runs} runs")
     cold, warm, checks, stalls, longs, interpreter, first = [], [], [], [], [], [], []
@@ -257,6 +297,17 @@ def main() -> int:
                 print(f"  (cold start from the {how}: {page.get_attribute('body', 'data-boot')})",
                       file=sys.stderr)
                 warm.append(start_times(page, cdp, url)[1])
+                context.close()
+            with tempfile.TemporaryDirectory() as profile:     # the bare start, alike
+                context = launch(p, profile)
+                page = context.new_page()
+                time.sleep(SETTLE_S)
+                bare.append(bare_start(page, base + "/bare.html"))
+                context.close()
+            with tempfile.TemporaryDirectory() as profile:
+                context = launch(p, profile)
+                page = context.new_page()
+                time_to_ready(page, url)
                 check, report, _, _ = timed_check(page, a, "a.jsonl", b, "b.jsonl")
                 checks.append(check)
                 reports.append(report)
@@ -283,6 +334,10 @@ def main() -> int:
               f"{statistics.median(t[1] for t in at_launch):.2f} s, "
               f"{statistics.median(t[2] for t in at_launch):.2f} s | |")
         print(f"| navigation to engine ready, warm | {statistics.median(warm):.2f} s | |")
+        result, bare_s = statistics.median(first), statistics.median(bare)
+        print(f"| the worked example's result, cold / Pyodide's bare start from the same "
+              f"snapshot, cold (#48) | {result:.2f} s / {bare_s:.2f} s = {result / bare_s:.2f} × "
+              f"| ≤ 1.3 × |")
         print(f"| 2 MB × 2 MB check, pick B to table drawn | {check:.2f} s | ≤ 1.5 s |")
         print(f"| same core in CPython (read + check) | {cpython:.2f} s | |")
         print(f"| page / CPython | {check / cpython:.2f} × | ≤ 1.4 × |")
@@ -319,6 +374,7 @@ def main() -> int:
                           f"| {wasm:.0f} | flagged {figure} |")
                 context.close()
     server.shutdown()
+    served.cleanup()
     return 0
 
 

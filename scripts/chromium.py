@@ -38,14 +38,16 @@ class _CachingHandler(_QuietHandler):
     cache = True
 
 
-def serve_dist(cache: bool = False):
-    """Start a static server for dist/; returns (base URL, server).
+def serve_dist(cache: bool = False, directory: pathlib.Path = DIST):
+    """Start a static server for dist/ (or a folder holding its files); returns (base
+    URL, server).
 
     Tests serve with ``no-store`` so each page loads what the build made;
     the benchmark serves cacheable files to measure a warm start.
     """
-    assert (DIST / "index.html").exists(), "dist/ is not built: run `make dist`"
-    handler = functools.partial(_CachingHandler if cache else _QuietHandler, directory=str(DIST))
+    assert (directory / "index.html").exists(), "dist/ is not built: run `make dist`"
+    handler = functools.partial(_CachingHandler if cache else _QuietHandler,
+                                directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_address[1]}", server
