@@ -40,11 +40,14 @@ test: $(VENV)/.installed dist chromium
 	$(PY) -m mypy
 	$(PY) -m pytest
 
-# About 50 minutes on 2 cores; bench_faults is #34's (memory by shape of B, a frozen Dask
+# About 55 minutes on 2 cores; bench_speed is #48's table (B of 200 MB streamed and a
+# 2 MB x 2 MB pair against lm-evaluation-harness's janitor, with profiles; the page's
+# start against Pyodide's bare start is in bench_browser); bench_faults is #34's (memory by shape of B, a frozen Dask
 # worker); bench_long_row #44's (one 2 MB row against 2 MB of B, linear in the row); bench_dask is #20's run (about 30 of them): A of 2 MB,
 # English-like B of 200 MB and 2 GB (Dask up to 1 GB), Chinese-like B of 200 MB,
 # the command, Dask and lm-evaluation-harness's janitor streaming the same B.
 bench: $(VENV)/.installed dist chromium
+	$(PY) -m benchmarks.bench_speed
 	$(PY) -m benchmarks.bench_core
 	$(PY) -m benchmarks.bench_browser --pathological
 	$(PY) -m benchmarks.bench_faults
