@@ -155,6 +155,11 @@ def term_counts(text: str) -> Counter[str]:
     return Counter(map(str.lower, map(_group, _TERM.finditer(text))))
 
 
+def _numbers_in(counts: Iterable[str]) -> int:
+    """How many of a row's distinct terms are numbers (terms of digits)."""
+    return sum(1 for t in counts if t[0].isdecimal())
+
+
 def _group(match: re.Match) -> str:
     return match.group()
 
@@ -270,12 +275,13 @@ class SimilarIndex:
             ...   "Max got sixteen stamps, 9 of them roses"]]
             [True, False, True]
         """
+        return _numbers_in(counts) < NUMBERS_MIN or self._holds_numbers(a, counts)
+
+    def _holds_numbers(self, a: int, counts: Mapping[str, int]) -> bool:
+        """:meth:`keeps_numbers` for a B row known to hold NUMBERS_MIN numbers."""
         held = self.numbers(a)
-        if len(held) < NUMBERS_MIN:
-            return True
-        if sum(1 for t in counts if t[0].isdecimal()) < NUMBERS_MIN:
-            return True
-        return sum(1 for t in held if t in counts) >= NUMBERS_KEPT * len(held)
+        return len(held) < NUMBERS_MIN or \
+            sum(1 for t in held if t in counts) >= NUMBERS_KEPT * len(held)
 
     def vector(self, text: str) -> dict[str, int]:
         """A B row's weights (A's idf; a term A lacks weighs the most)."""
@@ -338,7 +344,10 @@ class SimilarIndex:
     def scores_of(self, counts: Mapping[str, int], met: Iterable[int]) -> dict[int, float]:
         """The similarity of a B row (its term counts) to each A row of ``met`` that
         it keeps the numbers of (:meth:`keeps_numbers`)."""
-        met = [a for a in met if self.keeps_numbers(a, counts)]
+        if _numbers_in(counts) >= NUMBERS_MIN:          # the numbers rule applies
+            met = [a for a in met if self._holds_numbers(a, counts)]
+        elif not isinstance(met, list):
+            met = list(met)
         if not met:
             return {}
         vector = self._weights(counts)

@@ -65,7 +65,7 @@ def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
 
 #: The JSON scanner ``json.loads`` runs, called directly for a line that starts
 #: with ``{`` (a JSON Lines row): the same value, without three wrapper calls a row.
-_SCAN = json.JSONDecoder().scan_once
+_SCAN = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _loads(text: str):
