@@ -278,6 +278,12 @@ def main() -> int:
     a, b = pair_at_bound()
     with sync_playwright() as p:
         for _ in range(args.runs):
+            with tempfile.TemporaryDirectory() as profile:     # the bare start, cold
+                context = launch(p, profile)
+                page = context.new_page()
+                time.sleep(SETTLE_S)
+                bare.append(bare_start(page, base + "/bare.html"))
+                context.close()
             with tempfile.TemporaryDirectory() as profile:     # opened as the browser starts
                 context = launch(p, profile)
                 page = context.new_page()
@@ -297,17 +303,6 @@ def main() -> int:
                 print(f"  (cold start from the {how}: {page.get_attribute('body', 'data-boot')})",
                       file=sys.stderr)
                 warm.append(start_times(page, cdp, url)[1])
-                context.close()
-            with tempfile.TemporaryDirectory() as profile:     # the bare start, alike
-                context = launch(p, profile)
-                page = context.new_page()
-                time.sleep(SETTLE_S)
-                bare.append(bare_start(page, base + "/bare.html"))
-                context.close()
-            with tempfile.TemporaryDirectory() as profile:
-                context = launch(p, profile)
-                page = context.new_page()
-                time_to_ready(page, url)
                 check, report, _, _ = timed_check(page, a, "a.jsonl", b, "b.jsonl")
                 checks.append(check)
                 reports.append(report)

@@ -220,7 +220,8 @@ class SimilarIndex:
             counts, times = by_text[text], 1 + len(copies.get(first, ()))
             df.update(dict.fromkeys(counts, times) if times > 1 else counts.keys())
             rows += times if counts else 0
-        yield len(first_of)
+            if pacer.due():
+                yield len(first_of)
         # the idf of each document frequency once (many terms share one), a number's
         # times NUMBER_WEIGHT as _idf gives it
         of_df = {d: _idf(rows, d, "a") for d in set(df.values())}
@@ -230,9 +231,16 @@ class SimilarIndex:
         # every term's rank by rarity, once: a row's key terms are its lowest ranks,
         # among the terms that may be key terms at all
         too_common = max(COMMON_MIN, rows // COMMON_SHARE)     # no key term is in more
-        by_rank = [t for _, _, t in sorted([(d, -len(t), t) for t, d in df.items()
-                                            if d <= too_common])]
-        yield len(first_of)
+        # the order of (df, -length, term), a bucket of one df and length at a time
+        buckets: dict[tuple[int, int], list[str]] = {}
+        for t, d in df.items():
+            if d <= too_common:
+                buckets.setdefault((d, -len(t)), []).append(t)
+        by_rank: list[str] = []
+        for bucket in sorted(buckets):
+            by_rank += sorted(buckets[bucket])
+            if pacer.due():
+                yield len(first_of)
         rank = {t: r for r, t in enumerate(by_rank)}
         rank_of, keyable = rank.__getitem__, rank.keys()
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
