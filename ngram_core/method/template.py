@@ -88,6 +88,8 @@ class Template(NamedTuple):
 
 
 NO_TEMPLATE = Template(frozenset(), 0, 0, ())
+#: Tokens of A flagged at a time (common or not) between the steps' yields.
+FLAG_CHUNK = 1 << 15
 
 
 def find_template_steps(a: TokenizedRows, n: int, tokenizer):
@@ -111,7 +113,12 @@ def find_template_steps(a: TokenizedRows, n: int, tokenizer):
     common = frozenset(token for token, count in token_rows.items() if count >= need)
     if not common:
         return NO_TEMPLATE
-    flags = bytes(map(common.__contains__, ids))
+    flag_parts = []                                # a byte per token: 1 if common
+    for lo in range(0, len(ids), FLAG_CHUNK):
+        flag_parts.append(bytes(map(common.__contains__, ids[lo:lo + FLAG_CHUNK])))
+        if pacer.due():
+            yield offsets[rows] // 2
+    flags = b"".join(flag_parts)
     rows_of: Counter = Counter()
     width = 4 * n
     row_windows: set = set()                      # the windows of the row `current`
