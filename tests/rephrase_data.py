@@ -466,9 +466,7 @@ def dev_set(style: str, kind: str, a_count: int = 200, negatives: int = 600, see
         negative = _items(style, rng, negatives, order[every // 2:], seen)
     rewritten = {i: rewrite(style, a[i], kind, rng) for i in range(0, a_count, 2)}
     b_rows = [(text, None) for text in negative] + [(text, i) for i, text in rewritten.items()]
-    rng.shuffle(b_rows)
-    truth = {i: r for r, (_, i) in enumerate(b_rows) if i is not None}
-    return a, [text for text, _ in b_rows], truth
+    return _hidden(a, b_rows, rng)
 
 
 def passage_set(kind: str, passages: int = 50, per_passage: int = 4, negatives: int = 200,
@@ -494,6 +492,13 @@ def passage_set(kind: str, passages: int = 50, per_passage: int = 4, negatives: 
         first = 4 * (passages + n)
         b_rows.append((" ".join(texts[first:first + 4]) + " " +
                        questions[passages * per_passage + n], None))
+    return _hidden(a, b_rows, rng)
+
+
+def _hidden(a: list[str], b_rows: list[tuple[str, int | None]], rng: random.Random
+            ) -> tuple[list[str], list[str], dict[int, int]]:
+    """A, and B's rows (text, the A row it rewrites or None) shuffled: A, B's texts
+    and A row -> its rewrite's B row."""
     rng.shuffle(b_rows)
     truth = {i: r for r, (_, i) in enumerate(b_rows) if i is not None}
     return a, [text for text, _ in b_rows], truth

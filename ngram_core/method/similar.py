@@ -349,13 +349,11 @@ class SimilarIndex:
         needed = self.needed
         return [a for a, count in held.items() if count >= needed[a]], listed
 
-    def scores_of(self, counts: Mapping[str, int], met: Iterable[int]) -> dict[int, float]:
+    def scores_of(self, counts: Mapping[str, int], met: Sequence[int]) -> dict[int, float]:
         """The similarity of a B row (its term counts) to each A row of ``met`` that
         it keeps the numbers of (:meth:`keeps_numbers`)."""
         if _numbers_in(counts) >= NUMBERS_MIN:          # the numbers rule applies
             met = [a for a in met if self._holds_numbers(a, counts)]
-        elif not isinstance(met, list):
-            met = list(met)
         if not met:
             return {}
         vector = self._weights(counts)

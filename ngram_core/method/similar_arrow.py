@@ -51,7 +51,7 @@ from typing import Any, NamedTuple, cast
 from .similar import _CJK, SimilarIndex, terms
 from .tokenize import UNSPACED_BLOCKS
 from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, as_strings,
-                             raw_token_array, string_array)
+                             holds_text, raw_token_array, string_array)
 
 try:
     import numpy as np
@@ -102,8 +102,7 @@ def key_table(keys: Mapping[str, list[int]], needed: Sequence[int]) -> KeyTable:
     number of key terms a candidate must hold, as numpy arrays."""
     key_id = {t: k for k, t in enumerate(keys)}
     a_count = np.fromiter(map(len, keys.values()), dtype=np.int64, count=len(keys))
-    a_start = np.zeros(len(keys), dtype=np.int64)
-    np.cumsum(a_count[:-1], out=a_start[1:])
+    a_start = _starts(a_count)
     a_rows = np.fromiter(chain.from_iterable(keys.values()), dtype=np.int64,
                          count=int(a_count.sum()))
     return KeyTable(key_id, string_array(list(key_id)), a_start, a_count, a_rows,
@@ -169,11 +168,17 @@ def _raw_batches(texts: Sequence[str]):
         yield made
 
 
+def _starts(count):
+    """Where each of runs of ``count[i]`` items begins, the runs end to end:
+    ``[0, count[0], count[0] + count[1], ...]`` (as long as ``count``)."""
+    start = np.zeros(len(count), dtype=np.int64)
+    np.cumsum(count[:-1], out=start[1:])
+    return start
+
+
 def _ragged(start, count):
     """The positions ``start[i] .. start[i] + count[i]`` of every i, end to end."""
-    total = int(count.sum())
-    ends = np.cumsum(count)
-    return np.arange(total, dtype=np.int64) + np.repeat(start - (ends - count), count)
+    return np.arange(int(count.sum()), dtype=np.int64) + np.repeat(start - _starts(count), count)
 
 
 def _token_keys(table: KeyTable, dictionary):
@@ -181,7 +186,7 @@ def _token_keys(table: KeyTable, dictionary):
     begin, how many it has, all of them). A token that is one ASCII term is looked up
     by Arrow; any other is split by :func:`~ngram_core.method.similar.terms`."""
     strings = None
-    if not pa.types.is_string(dictionary.type) and not pa.types.is_large_string(dictionary.type):
+    if not holds_text(dictionary):
         strings = as_strings(dictionary)
         dictionary = string_array(strings)
     one = as_numpy(pc.match_substring_regex(dictionary, ONE_TERM)).astype(bool)
@@ -196,8 +201,7 @@ def _token_keys(table: KeyTable, dictionary):
         if keys:
             others[i] = keys
             count[i] = len(keys)
-    start = np.zeros(len(count), dtype=np.int64)
-    np.cumsum(count[:-1], out=start[1:])
+    start = _starts(count)
     flat = np.empty(int(count.sum()), dtype=np.int64)
     single = np.flatnonzero(one & (key >= 0))
     flat[start[single]] = key[single]

@@ -233,11 +233,17 @@ def raw_tokens(texts: list[str], mode: str):
     return as_strings(dictionary), index, bounds
 
 
+def holds_text(dictionary) -> bool:
+    """Whether the distinct raw tokens (:func:`raw_token_array`) are an Arrow string
+    array (the texts were all ASCII), not each token's UTF-32 bytes."""
+    return pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type)
+
+
 def as_strings(dictionary) -> list[str]:
     """The distinct raw tokens (:func:`raw_token_array`) as Python strings (each
     token's UTF-32 bytes decoded where the texts were not all ASCII)."""
     distinct = dictionary.to_pylist()
-    if not pa.types.is_string(dictionary.type) and not pa.types.is_large_string(dictionary.type):
+    if not holds_text(dictionary):
         distinct = [token.decode("utf-32-le") for token in distinct]
     return distinct
 
