@@ -48,6 +48,7 @@ from ngram_core import Settings, read_rows, run_check  # noqa: E402
 from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex  # noqa: E402
 from ngram_core.read.files import load_rows_by_file  # noqa: E402
 from ngram_core.run.distributed import check_distributed  # noqa: E402
+from rephrase_code import code_set  # noqa: E402
 from rephrase_data import KINDS, dev_set, passage_set  # noqa: E402
 
 SIZES = {"math": (200, 600), "choice": (150, 300), "code": (50, 100)}
@@ -66,20 +67,39 @@ def quality(threshold: float = REPHRASE_THRESHOLD) -> str:
     for kind in KINDS["choice"]:
         print(f"quality: passage {kind}", file=sys.stderr)
         lines.append(_row("passage", kind, "other passages", *passage_set(kind), threshold))
+    for rewrites, kind in (("names", "names only"), ("both", "names and docstring"),
+                           ("none", "none in B")):
+        print(f"quality: code by hand, {kind}", file=sys.stderr)
+        lines.append(_row_of("code by hand", kind, "the other half",
+                             [code_set(half, rewrites) for half in (0, 1)], threshold))
     return "\n".join(lines)
 
 
 def _row(style: str, kind: str, negatives: str, a: list[str], b: list[str],
          truth: dict[int, int], threshold: float) -> str:
-    best: dict[int, tuple[float, int]] = {}
-    SimilarIndex.of(a).fold(b, 0, best)
-    marked = {i for i, (score, _) in best.items() if score >= threshold}
-    right = {i for i in marked if truth.get(i) == best[i][1]}
-    precision = len(right) / len(marked) if marked else 1.0
-    others = [i for i in range(len(a)) if i not in truth]
-    false = sum(1 for i in others if i in marked) / len(others)
-    return (f"| {style} | {kind} | {negatives} | {precision:.3f} | {len(right) / len(truth):.3f} "
-            f"| {2 * len(right) / (len(marked) + len(truth)):.3f} | {false:.1%} |")
+    return _row_of(style, kind, negatives, [(a, b, truth)], threshold)
+
+
+def _row_of(style: str, kind: str, negatives: str,
+            sets: list[tuple[list[str], list[str], dict[int, int]]], threshold: float) -> str:
+    """One line of the table over one development set or several, each checked on
+    its own (A, B, A row -> its rewrite's B row), their counts added."""
+    marked = right = truths = others = others_marked = 0
+    for a, b, truth in sets:
+        best: dict[int, tuple[float, int]] = {}
+        SimilarIndex.of(a).fold(b, 0, best)
+        marks = {i for i, (score, _) in best.items() if score >= threshold}
+        marked += len(marks)
+        right += sum(1 for i in marks if truth.get(i) == best[i][1])
+        truths += len(truth)
+        others += len(a) - len(truth)
+        others_marked += sum(1 for i in marks if i not in truth)
+    if not truths:                   # no rewrite in B: only the negatives' share means anything
+        return f"| {style} | {kind} | {negatives} | - | - | - | {others_marked / others:.1%} |"
+    precision = right / marked if marked else 1.0
+    false = f"{others_marked / others:.1%}" if others else "-"
+    return (f"| {style} | {kind} | {negatives} | {precision:.3f} | {right / truths:.3f} "
+            f"| {2 * right / (marked + truths):.3f} | {false} |")
 
 
 def _median_time(work, runs: int) -> float:
