@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from conftest import EXAMPLES, ROOT
 
 from ngram_core import Settings, read_rows, run_check
@@ -154,6 +156,40 @@ def test_several_b_files_and_compressed_ones_read_as_one(tmp_path):
     whole_rows = list(csv.reader(io.StringIO(whole.read_text(), newline="")))
     assert [r[:-1] for r in split_rows] == whole_rows
     assert [r[-1] for r in split_rows] == ["b_file", str(first), str(second), ""]
+
+
+def _compressors():
+    import bz2
+    import lzma
+    import zstandard
+    return {".gz": lambda data: gzip.compress(data, mtime=0), ".bz2": bz2.compress,
+            ".xz": lzma.compress, ".zst": zstandard.ZstdCompressor().compress}
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zst"])
+@pytest.mark.parametrize("frames", [1, 2])
+def test_a_compressed_training_file_cut_short_is_refused_and_a_whole_one_read(tmp_path,
+                                                                              suffix, frames):
+    """A shard cut short by a copy or a download is refused naming it, in every codec,
+    never read as far as it goes as if that were the whole file; a whole one written
+    in several parts (frames, members) reads every row, the last part's leak
+    included."""
+    rows = json.loads((EXAMPLES / "training-corpus.json").read_text())
+    lines = [json.dumps({"id": f"x{i}", "text": f"filler row {i} " * 20}) + "\n"
+             for i in range(3000)]
+    lines += [json.dumps(r) + "\n" for r in rows]      # the leaks, in the last part
+    compress = _compressors()[suffix]
+    cut = len(lines) // frames
+    parts = [compress("".join(lines[i * cut:(i + 1) * cut if i + 1 < frames else None])
+                      .encode()) for i in range(frames)]
+    whole = tmp_path / f"train{suffix}"
+    whole.write_bytes(b"".join(parts))
+    code, out, _ = run(A, str(whole), "--json")
+    assert code == 0 and json.loads(out)["flagged"] == 2 and json.loads(out)["b_rows"] == 3003
+    short = tmp_path / f"short{suffix}"
+    short.write_bytes(whole.read_bytes()[:-len(parts[-1]) // 2])
+    code, out, err = run(A, str(short), "--json")
+    assert code != 0 and out == "" and str(short) in err and "decompressed" in err, err
 
 
 def test_python_dash_m_runs_the_command():

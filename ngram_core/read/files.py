@@ -87,7 +87,63 @@ def _decompressing(path: str, f: BinaryIO) -> _Readable:
         import zstandard
     except ImportError:
         raise InputError(path, "is zstd-compressed; install the zstandard package") from None
-    return zstandard.ZstdDecompressor().stream_reader(f)
+    return io.BufferedReader(ZstdFrames(f, zstandard.ZstdDecompressor()), 1 << 20)
+
+
+class ZstdFrames(io.RawIOBase):
+    """A zstd file's decompressed bytes, frame after frame (a file written in parts
+    holds several), refusing a file that ends inside a frame: one cut short by a
+    copy or a download gives its first rows and then an error, never those rows as
+    if they were the whole file (as gzip, bzip2 and xz refuse one)::
+
+        >>> import zstandard
+        >>> frames = zstandard.ZstdCompressor().compress(b"a\\n" * 9) * 2
+        >>> len(ZstdFrames(io.BytesIO(frames), zstandard.ZstdDecompressor()).read())
+        36
+        >>> ZstdFrames(io.BytesIO(frames[:-5]), zstandard.ZstdDecompressor()).read()
+        Traceback (most recent call last):
+        ValueError: the file ends inside a zstd frame: it was cut short
+    """
+
+    #: Compressed bytes fed at a time: a frame that decompresses 1,000-fold still
+    #: gives at most 64 MB at once.
+    FEED = 1 << 16
+
+    def __init__(self, f: BinaryIO, decompressor: Any):
+        super().__init__()
+        self._f, self._decompressor = f, decompressor
+        self._frame = decompressor.decompressobj()
+        self._in_frame = False            # bytes of the current frame were fed
+        self._out = b""
+        self._at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while self._at == len(self._out):
+            data = self._f.read(self.FEED)
+            if not data:
+                if self._in_frame:
+                    raise ValueError("the file ends inside a zstd frame: it was cut short")
+                return 0
+            self._out, self._at = self._decoded(data), 0
+        size = min(len(buffer), len(self._out) - self._at)
+        buffer[:size] = self._out[self._at:self._at + size]
+        self._at += size
+        return size
+
+    def _decoded(self, data: bytes) -> bytes:
+        """The bytes ``data`` decompresses to, each frame's end starting the next."""
+        out = []
+        while data:
+            out.append(self._frame.decompress(data))
+            self._in_frame = not self._frame.eof
+            if self._in_frame:
+                break
+            data = self._frame.unused_data
+            self._frame = self._decompressor.decompressobj()
+        return b"".join(out)
 
 
 def _read_at_most(stream: _Readable, limit: int | None) -> bytes:
