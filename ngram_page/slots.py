@@ -18,7 +18,7 @@ from ngram_core.read.delimited import DELIMITERS
 from ngram_core.report.export import RowFiles
 from ngram_core.read.fields import (FieldStats, ShortCount, count_files_steps, detect_text_fields_steps,
                                field_stats_steps, fixed_notes, id_field_choice, item_order,
-                               longer_fields, order_notes, other_text_fields, reads_like,
+                               fields_like, longer_fields, order_notes, other_text_fields, reads_like,
                                select_rows_steps, shape_notes, short_rows_warning,
                                unread_counts, unread_note)
 from ngram_core.read.readers import read_table_steps, text_rows_read
@@ -67,10 +67,13 @@ class LoadedFile:
 
     def text_fields(self, chosen, like) -> list[str]:
         """The text fields this file is read from: the person's, else the other
-        file's detected ones when this file has them all, else its own detected."""
+        file's detected ones when this file has them all, then its own detected
+        ones they lack (:func:`fields_like`), else its own detected."""
         if chosen:
             return chosen
-        return list(like) if reads_like(self.table, like) else self.detected_text
+        if reads_like(self.table, like):
+            return fields_like(like, self.detected_text)
+        return self.detected_text
 
 
 def fitting(table: Table, read: ReadChoice) -> dict:

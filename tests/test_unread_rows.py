@@ -216,6 +216,61 @@ def test_fields_a_person_chose_are_read_as_chosen(mix_files):
                            "--b-field", "messages.content") == 1
 
 
+# --- a training file's own text beside the test set's fields ---------------------------
+
+PERSONAS = ["a pirate", "a patient tutor", "a poet", "a chef", "a tour guide", "a judge"]
+
+
+@pytest.fixture
+def own_text(tmp_path):
+    """A chat test set with one shared system prompt (left out of its text) against
+    chat training rows each with a system message of its own, one holding a test
+    item; and question/answer records against training records with an explanation
+    too, one holding a test item there."""
+    evals = write_jsonl(tmp_path / "eval.jsonl",
+                        [chat(PROMPT, q) for q in [Q_USER, Q_SHAREGPT, Q_SYSTEM, UNSEEN] * 3])
+    train = [chat(f"You are {PERSONAS[i % 6]} who answers in character, topic {i}.",
+                  f"Tell me something about the topic numbered {i} today") for i in range(40)]
+    train[17] = chat("Background for the task: " + Q_SYSTEM, "What is the answer?")
+    records = [{"question": f"What is the topic numbered {i} about in the old book",
+                "answer": f"It is about chapter {i}",
+                "explanation": f"The book's chapter {i} says so in its first lines"}
+               for i in range(40)]
+    records[9]["explanation"] = "As the worked example puts it: " + Q_USER
+    qa = [{"question": q, "answer": "forty two"} for q in [Q_USER, Q_SHAREGPT, UNSEEN] * 4]
+    import gzip
+    paths = {"evals": evals, "train": write_jsonl(tmp_path / "sft.jsonl", train),
+             "qa": write_jsonl(tmp_path / "qa.jsonl", qa),
+             "records": write_jsonl(tmp_path / "records.jsonl", records)}
+    for name in ("train", "records"):
+        gz = tmp_path / f"{name}.jsonl.gz"
+        gz.write_bytes(gzip.compress(paths[name].read_bytes()))
+        paths[name + "_gz"] = gz
+    return paths
+
+
+@pytest.mark.parametrize("train", ["train", "train_gz"])
+def test_a_training_rows_own_system_message_is_searched(own_text, train):
+    """The test set's shared prompt is left out of its text; the training rows' own
+    system messages are not the test set's prompt, and are read (indexed whole and
+    streamed), so the one holding a test item is found."""
+    assert command_flagged(own_text["evals"], own_text[train]) == 3     # its 3 copies
+
+
+@pytest.mark.parametrize("train", ["records", "records_gz"])
+def test_a_training_field_the_test_set_lacks_is_searched(own_text, train):
+    """B holds A's fields (question, answer) and one more (explanation): all three
+    are read, A's first, indexed whole, streamed and from Python."""
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(own_text["qa"]), str(own_text[train]), "--json"], stdout=out,
+                stderr=err) == 0
+    summary = json.loads(out.getvalue())
+    assert summary["flagged"] == 4
+    assert summary["b_fields"] == ["question", "answer", "explanation"], err.getvalue()
+    assert ngram_overlap.check(own_text["qa"], own_text[train]).summary["flagged"] == 4
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

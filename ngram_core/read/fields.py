@@ -702,7 +702,11 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
     if text_fields:
         chosen = list(text_fields)
     elif not detected:
-        chosen = list(like)
+        try:
+            own = yield from detect_text_fields_steps(table, stats)
+        except InputError:             # none of its own: the other file's fields hold text
+            own = []
+        chosen = fields_like(like, own)
     else:
         chosen = yield from detect_text_fields_steps(table, stats)
     notes = fixed_notes(stats, chosen) + (order_notes(table, chosen) if detected else [])
@@ -715,6 +719,20 @@ def choose_fields_steps(table: Table, stats: list[FieldStats], text_fields=None,
             notes.append(ident.note)
         id_field = ident.field
     return FieldSelection(chosen, id_field or None, notes, not text_fields)
+
+
+def fields_like(like, own) -> list[str]:
+    """The text fields of a file that has every one of ``like`` (the other file's
+    detected text fields: the same schema, :func:`reads_like`): those, in their
+    order, so both sides read the same text, then the file's ``own`` detected ones
+    they lack, so text the other file has no field for (a training row's own
+    system message, an explanation beside its question and answer) is read too,
+    never passed over::
+
+        >>> fields_like(["question", "answer"], ["question", "explanation", "answer"])
+        ['question', 'answer', 'explanation']
+    """
+    return [*like, *(f for f in own if f not in like)]
 
 
 def reads_like(table: Table, like) -> bool:
@@ -733,12 +751,14 @@ def choose_fields(table: Table, stats: list[FieldStats], text_fields=None,
     ``text_fields``: the person's choice (None: detect). ``like``: the other
     file's detected text fields; when this file has every one of them (the
     same schema: a test and a train split), they are read here too, so both
-    sides read the same text. ``id_field``: the person's (``""``: row numbers;
+    sides read the same text, and this file's own detected text fields after
+    them (:func:`fields_like`). ``id_field``: the person's (``""``: row numbers;
     None: :func:`id_field_choice`)::
 
-        >>> t = Table("t.tsv", "tsv", ["s1", "s2"], [{"s1": "a b", "s2": "c"}])
+        >>> t = Table("t.tsv", "tsv", ["s1", "s2", "note"],
+        ...           [{"s1": "a b", "s2": "c", "note": "why it holds"}])
         >>> choose_fields(t, field_stats(t), like=["s2", "s1"])
-        FieldSelection(text_fields=['s2', 's1'], id_field=None, notes=[], detected=True)
+        FieldSelection(text_fields=['s2', 's1', 'note'], id_field=None, notes=[], detected=True)
     """
     return run_steps(choose_fields_steps(table, stats, text_fields, id_field, like))
 
