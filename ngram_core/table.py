@@ -353,6 +353,63 @@ def _message(item) -> tuple[str, str, str] | None:
     return role, role_key, text_key
 
 
+def turn_words(message: dict, text_key: str) -> tuple[list, list]:
+    """A chat message's words, in order, and the parts of its text that hold none.
+
+    Its text, or, when the text is a list of parts (OpenAI's and Anthropic's
+    ``[{"type": "text", "text": ...}, {"type": "image_url", ...}]``), each part's
+    text; then the arguments of each tool it calls (OpenAI's ``tool_calls`` and
+    ``function_call``): a tool call holds the turn's words as much as its text
+    does. Parts without text (an image) are the second list::
+
+        >>> turn_words({"role": "user", "content": [{"type": "text", "text": "Hi"},
+        ...             {"type": "image_url", "image_url": {"url": "u"}}]}, "content")
+        (['Hi'], [{'type': 'image_url', 'image_url': {'url': 'u'}}])
+        >>> turn_words({"role": "assistant", "content": None, "tool_calls": [
+        ...     {"type": "function", "function": {"name": "f", "arguments": '{"q": "x"}'}}]},
+        ...     "content")
+        ([None, '{"q": "x"}'], [])
+    """
+    text = message[text_key]
+    words, rest = [text], []
+    if isinstance(text, list):
+        words = []
+        for part in text:
+            if isinstance(part, str):
+                words.append(part)
+            elif isinstance(part, dict) and isinstance(part.get("text"), str):
+                words.append(part["text"])
+            else:
+                rest.append(part)
+    for call in _calls(message):
+        words.append(call["arguments"])
+    return words, rest
+
+
+#: A chat message's keys for the tools it calls (OpenAI's, and its older one).
+CALL_KEYS = ("tool_calls", "function_call")
+
+
+def _calls(message: dict) -> list[dict]:
+    """The functions a chat message calls whose arguments are text."""
+    calls = message.get("tool_calls")
+    calls = (calls if isinstance(calls, list) else []) + [message.get("function_call")]
+    functions = [call.get("function", call) for call in calls if isinstance(call, dict)]
+    return [f for f in functions if isinstance(f, dict) and isinstance(f.get("arguments"), str)]
+
+
+def _without_arguments(value):
+    """A message's tool calls without the arguments :func:`turn_words` took (so they are
+    not read twice), their other keys (a call's id, a function's name) kept."""
+    if isinstance(value, list):
+        return [_without_arguments(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if isinstance(value.get("arguments"), str):
+        return {k: v for k, v in value.items() if k != "arguments"}
+    return {k: _without_arguments(v) if k == "function" else v for k, v in value.items()}
+
+
 def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dict,
             roles: set) -> None:
     """Put the leaves of ``value`` (found at ``path``) into ``out`` / ``parts``.
@@ -380,13 +437,19 @@ def _spread(value, path: str, in_list: bool, out: dict, parts: dict, record: dic
                 _spread(item, path, True, out, parts, record, roles)
                 continue
             role, role_key, text_key = message
+            words, rest = turn_words(item, text_key)
+            for text in words:
+                if role != SYSTEM_ROLE:
+                    _spread(text, f"{path}.{text_key}", True, out, parts, record, roles)
+                _spread(text, f"{path}.{role}", True, out, parts, record, roles)
             if role != SYSTEM_ROLE:
-                _spread(item[text_key], f"{path}.{text_key}", True, out, parts, record, roles)
                 roles.add(f"{path}.{role}")
-            _spread(item[text_key], f"{path}.{role}", True, out, parts, record, roles)
+            for part in rest:
+                _spread(part, f"{path}.{text_key}", True, out, parts, record, roles)
             for key, other in item.items():
-                if key not in (role_key, text_key):
-                    _spread(other, f"{path}.{key}", True, out, parts, record, roles)
+                if key not in (role_key, text_key):         # a call's arguments are words
+                    _spread(_without_arguments(other) if key in CALL_KEYS else other,
+                            f"{path}.{key}", True, out, parts, record, roles)
     elif path in record and not isinstance(record[path], (dict, list)):
         return                    # a top-level key spelled like this path wins
     elif in_list:

@@ -180,13 +180,20 @@ def test_two_chat_schemas_streamed_in_pieces_on_dask(mix_files):
                            "--workers", "1", "--blocksize", "64KiB") == 3
 
 
-def test_the_reading_line_names_each_shape_and_the_differing_prompt(mix_files, capsys):
-    assert main([str(mix_files["evals"]), str(mix_files["plain"])]) == 0
-    err = capsys.readouterr().err
-    assert "text from messages.content + conversations.value" in err
-    assert "rows read by their own fields: 302 rows messages.content, 301 rows " \
-           "conversations.value" in err
-    assert "1 row's messages.system differs from the fixed text and is read" in err
+@pytest.mark.parametrize("order", [1, -1])
+def test_the_reading_line_names_both_schemas_and_the_differing_prompt(mix_files, capsys,
+                                                                       tmp_path, order):
+    """The ShareGPT rows come after 300 messages rows (or before them): their field is
+    judged on the rows that hold it, not left out as empty in the first rows; the
+    shared prompt is judged on the messages rows, wherever they are, and the one
+    system message that differs is read."""
+    train = write_jsonl(tmp_path / "ordered.jsonl", mix_files["rows"][::order])
+    assert main([str(mix_files["evals"]), str(train), "--json"]) == 0
+    captured = capsys.readouterr()
+    fields = ["messages.content", "conversations.value"][::order]
+    assert f"text from {' + '.join(fields)}" in captured.err
+    assert "1 row's messages.system differs from the fixed text and is read" in captured.err
+    assert json.loads(captured.out)["flagged"] == 3
 
 
 def test_a_system_message_that_differs_is_read_and_its_row_removed(mix_files, tmp_path):
@@ -269,6 +276,62 @@ def test_a_training_field_the_test_set_lacks_is_searched(own_text, train):
     assert summary["flagged"] == 4
     assert summary["b_fields"] == ["question", "answer", "explanation"], err.getvalue()
     assert ngram_overlap.check(own_text["qa"], own_text[train]).summary["flagged"] == 4
+
+
+def _plain_chat(i: int) -> dict:
+    return {"messages": [{"role": "user", "content": f"Tell me about the topic numbered {i}"},
+                         {"role": "assistant", "content": f"Topic {i} is about old books."}]}
+
+
+#: Where a chat row of a training file holds a test item, beside 300 rows without one.
+HIDDEN_IN = {
+    "a system message in few rows": (5, {"messages": [
+        {"role": "system", "content": "Background for the task: " + Q_SYSTEM},
+        {"role": "user", "content": "What is the answer?"}]}),
+    "a system message past the first rows": (250, {"messages": [
+        {"role": "system", "content": "Background for the task: " + Q_SYSTEM},
+        {"role": "user", "content": "What is the answer?"}]}),
+    "a tool call's arguments": (40, {"messages": [
+        {"role": "user", "content": "Look it up."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+         "function": {"name": "search", "arguments": json.dumps({"query": Q_SYSTEM})}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Nothing found."}]}),
+    "a text part of a message": (60, {"messages": [
+        {"role": "user", "content": [{"type": "text", "text": Q_SYSTEM},
+                                     {"type": "image_url", "image_url": {"url": "x.png"}}]},
+        {"role": "assistant", "content": "Here it is."}]}),
+}
+
+
+@pytest.mark.parametrize("where", sorted(HIDDEN_IN))
+@pytest.mark.parametrize("test_set", ["questions", "chats"])
+def test_a_test_item_anywhere_in_a_training_chat_is_found(tmp_path, where, test_set):
+    """A chat's words are its turns' texts, a text part's, a tool call's arguments and
+    a system message that is not the prompt every row shares, however few rows hold
+    one and wherever they are in the file, whatever the test set's shape."""
+    at, row = HIDDEN_IN[where]
+    rows = [_plain_chat(i) for i in range(300)]
+    rows.insert(at, row)
+    train = write_jsonl(tmp_path / "sft.jsonl", rows)
+    items = [Q_SYSTEM, UNSEEN]
+    evals = write_jsonl(tmp_path / "eval.jsonl",
+                        [{"question": q} for q in items] if test_set == "questions" else
+                        [chat(PROMPT, q) for q in items * 6])
+    assert command_flagged(evals, train) == (1 if test_set == "questions" else 6)
+
+
+@pytest.mark.parametrize("where", sorted(HIDDEN_IN))
+def test_a_test_item_in_a_training_chat_past_the_rows_sampled_is_found_streamed(tmp_path,
+                                                                                 where):
+    """Streamed, B's fields are chosen on its first MiB: a row 2 MB further on holding
+    the item in a field no row of that MiB has (its own system message) is read."""
+    import gzip
+    rows = [_plain_chat(i) for i in range(30000)]
+    rows.insert(25000, HIDDEN_IN[where][1])
+    train = tmp_path / "sft.jsonl.gz"
+    train.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in rows).encode()))
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    assert command_flagged(evals, train) == 1
 
 
 # --- the recipe's re-check, and outputs that are the run's -----------------------------

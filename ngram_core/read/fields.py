@@ -97,7 +97,9 @@ class FieldStats(NamedTuple):
     (one role's turns of a chat, whose conversation field holds every turn
     in order: :attr:`~ngram_core.table.Table.role_fields`), ``id``,
     ``url``, ``number``, ``other`` or ``empty`` (see :func:`_kind`); only
-    ``text`` fields are read by default.
+    ``text`` fields are read by default. A field no sampled record holds is
+    judged on the first :data:`SAMPLE_ROWS` records of the file that hold it
+    (its ``tokens`` still counted over the sample: 0 in most).
     """
     name: str
     tokens: float
@@ -106,6 +108,9 @@ class FieldStats(NamedTuple):
     listed: bool
     outer: bool
     kind: str
+    #: tokens per sampled record that holds the field (blank values aside): a field
+    #: in a few rows, such as one chat's own system message, holds text all the same
+    words: float = 0.0
 
 
 # --- what each field holds ------------------------------------------------------
@@ -129,8 +134,9 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
     out, pacer = [], Pacer()
     counted: dict[str, int] = {}      # tokens per distinct text (a wide sheet repeats its cells)
     earlier = _EarlierWords(tokenizer)
+    later = _later_values(table, records, sample)
     for i, name in enumerate(table.fields):
-        values = [r.get(name) for r in records]
+        values = later.get(name) or [r.get(name) for r in records]
         tokens = chars = 0
         counts = []                   # tokens of each value (0: none)
         for value in values:
@@ -154,11 +160,39 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
         if kind == "text" and earlier.copied(values, counts):
             kind = "copy"
         n = max(len(records), 1)
+        held = sum(1 for c in counts if c)
         out.append(FieldStats(name, tokens / n, chars / n, _sample(values), name in listed,
-                              name in outer, kind))
+                              name in outer, kind, tokens / held if held else 0.0))
         if pacer.due():
             yield i
     return out
+
+
+def _later_values(table: Table, records: list[dict], sample: int) -> dict[str, list]:
+    """For each field no record of the sample holds, its values in the first
+    ``sample`` records after it that do (one pass over the file's other records)::
+
+        >>> t = Table("t.jsonl", "jsonl", ["q", "note"], [{"q": "a"}] * 3 + [{"q": "b", "note": "n"}])
+        >>> _later_values(t, t.records[:2], 2)
+        {'note': ['n']}
+    """
+    missing = set(table.fields)
+    for record in records:
+        missing.difference_update(k for k, v in record.items() if v is not None)
+    found: dict[str, list] = {}
+    if not missing:
+        return found
+    for record in table.records[len(records):]:
+        for key in missing.intersection(record):
+            value = record[key]
+            if value is not None:
+                values = found.setdefault(key, [])
+                values.append(value)
+                if len(values) >= sample:
+                    missing.discard(key)
+        if not missing:
+            break
+    return found
 
 
 class _EarlierWords:
@@ -643,8 +677,8 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     field (none: every ``fixed`` one, the file's only text;
     none either: every ``parse`` one), in
     :func:`reading_order`, but those of single words
-    (fewer than :data:`WORD_TOKENS` tokens per row: a keyword, a title, a
-    one-word answer) while a longer one exists: set between a question and
+    (fewer than :data:`WORD_TOKENS` tokens per row that holds them: a keyword,
+    a title, a one-word answer) while a longer one exists: set between a question and
     its options, a keyword would break every window running from one into
     the other. With no ``text`` field, the best
     category (:func:`rank_text_fields`); a table of one field (plain text, an
@@ -656,8 +690,8 @@ def detect_text_fields_steps(table: Table, stats: list[FieldStats] | None = None
     stats = _test_item(table, stats) or stats    # not the prompts or the model's answers
     text = ([s for s in stats if s.kind == "text"] or [s for s in stats if s.kind == "fixed"] or
             [s for s in stats if s.kind == "parse"])
-    if any(s.tokens >= WORD_TOKENS for s in text):
-        text = [s for s in text if s.tokens >= WORD_TOKENS]     # single words left out
+    if any(s.words >= WORD_TOKENS for s in text):
+        text = [s for s in text if s.words >= WORD_TOKENS]      # single words left out
     if text:
         return item_order(table, [s.name for s in text])
     ranked = rank_text_fields(stats)
@@ -934,6 +968,9 @@ def shape_readings_steps(table: Table, fields: list[str]):
             own = yield from _shape_fields_steps(table, members)
             if own is not None and not set(own.fields) <= main_set:
                 reading = own
+            elif number:              # the file's fields, its fixed ones judged on the shape
+                reading = ShapeReading(main, _fixed_values(
+                    table, [table.records[i] for i in members[:SAMPLE_ROWS]], main))
         for i in members:
             out[i] = reading
     return out
@@ -967,10 +1004,15 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
             value = record.get(f)
             if value is not None and value_text(value) != text and value_text(value).strip():
                 differing[f] += 1
+    prompts = {f for shape in readings for f, text in shape.fixed if text}
     for f, count in differing.items():
-        notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' {f} "
-                     f"{'differs' if count == 1 else 'differ'} from the fixed text and "
-                     f"{'is' if count == 1 else 'are'} read".replace("row'", "row's", 1))
+        if f in prompts:
+            notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' {f} "
+                         f"{'differs' if count == 1 else 'differ'} from the fixed text and "
+                         f"{'is' if count == 1 else 'are'} read".replace("row'", "row's", 1))
+        else:
+            notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' own {f} "
+                         f"{'is' if count == 1 else 'are'} read".replace("row'", "row's", 1))
     return fields, notes
 
 
@@ -987,7 +1029,7 @@ def _shape_fields_steps(table: Table, members: list[int]):
         chosen = yield from detect_text_fields_steps(sub, stats)
     except InputError:
         return None
-    tokens = {s.name: s.tokens for s in stats if s.kind in ("text", "fixed", "parse")}
+    tokens = {s.name: s.words for s in stats if s.kind in ("text", "fixed", "parse")}
     if not any(tokens.get(name, 0) >= WORD_TOKENS for name in chosen):
         return None               # a label or a word is no text of its own to read
     have = set(sub.fields)
@@ -1001,9 +1043,24 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
     """The fixed fields left out of ``fields`` (kind ``fixed``, as :func:`field_stats`
     judges one: text, one value in nearly every sampled row), each with its fixed
     text (the value most of the sampled rows hold). Judged on the raw values, so a
-    file of one fixed field costs a count, not a tokenization."""
+    file of one fixed field costs a count, not a tokenization.
+
+    A chat's system messages (:func:`system_fields`) not among ``fields`` are
+    here too when they are no shared prompt, with ``""`` as their text: read in
+    every row that holds one, however few rows do or wherever they are (a
+    training row's own instructions can hold a test item)::
+
+        >>> from ngram_core.table import flatten_record
+        >>> rows = [flatten_record({"messages": [{"role": "user", "content": "Hi"}]})] * 3
+        >>> rows.append(flatten_record({"messages": [{"role": "system", "content": "Be kind."},
+        ...                                          {"role": "user", "content": "Hi"}]}))
+        >>> t = Table("c.jsonl", "jsonl", list(rows[-1]), rows, role_fields=["messages.user"])
+        >>> _fixed_values(t, rows, ("messages.content",))
+        (('messages.system', ''),)
+    """
     chosen = set(fields)
     listed, outer, roles = set(table.list_fields), set(table.outer_fields), set(table.role_fields)
+    system = system_fields(table)
     id_field = None
     fixed = []
     for name in table.fields:
@@ -1011,6 +1068,8 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
             continue
         values = [r.get(name) for r in sample]
         if not _fixed(values):
+            if name in system:
+                fixed.append((name, ""))
             continue
         if _kind(values, name in listed) != "text":
             continue
@@ -1021,6 +1080,13 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
         top = Counter(v for v in values if isinstance(v, str) and v.strip()).most_common(1)
         fixed.append((name, top[0][0]))
     return tuple(fixed)
+
+
+def system_fields(table: Table) -> set[str]:
+    """The fields of a table that hold a chat's system messages (``messages.system``
+    beside a conversation whose roles are :attr:`~ngram_core.table.Table.role_fields`)."""
+    prefixes = {role.rsplit(".", 1)[0] for role in table.role_fields}
+    return {f"{prefix}.system" for prefix in prefixes} & set(table.fields)
 
 
 def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None,
