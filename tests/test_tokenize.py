@@ -302,6 +302,29 @@ def test_spans_up_to_a_limit_are_the_first_spans(parts, limit, tokenizer_choice,
 
 
 @settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.data(),
+       st.sampled_from([("loose", ("L1", "L3", "L4")), ("loose", ("L1", "L2", "L3", "L4")),
+                        ("strict", ())]), st.sampled_from([1, 3, 1 << 16]), st.booleans())
+def test_the_characters_of_a_run_of_tokens_are_those_of_its_spans(parts, data,
+                                                                  tokenizer_choice, piece,
+                                                                  dropped_before):
+    """A match's characters in a long row are found a piece at a time, no list of the
+    row's spans kept: the same offsets as the whole list gives, dropped tokens left
+    out, whatever the pieces."""
+    text = "".join(parts)
+    tokenizer = Tokenizer(*tokenizer_choice)
+    tokenizer.ids(("\u00ad " if dropped_before else "") + text)
+    whole = tokenizer.spans(text)
+    if not whole:
+        with pytest.raises(IndexError):
+            tokenizer.char_range(text, 0, 0, piece)
+        return
+    first = data.draw(st.integers(0, len(whole) - 1))
+    last = data.draw(st.integers(first, len(whole) - 1))
+    assert tokenizer.char_range(text, first, last, piece) == (whole[first][0], whole[last][1])
+
+
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40), st.integers(0, 45),
        st.sampled_from([("loose", ("L1", "L3", "L4")), ("loose", ("L1", "L2", "L3", "L4")),
                         ("strict", ())]))

@@ -636,6 +636,33 @@ class Tokenizer:
             self._spans_cache[text] = out
         return out
 
+    def char_range(self, text: str, first: int, last: int,
+                   piece_chars: int = PIECE_CHARS) -> tuple[int, int]:
+        """``(spans[first][0], spans[last][1])`` of :meth:`spans`: where kept tokens
+        ``first`` to ``last`` (inclusive, ``first <= last``) begin and end, found a
+        piece at a time as :meth:`spans_steps` cuts the text, no list of its spans
+        kept and no piece past ``last`` matched (a 20 MB row holds 3 million)::
+
+            >>> Tokenizer().char_range("Fact: the MOON, at night", 1, 2)
+            (6, 14)
+        """
+        vocab = self._vocab
+        dropping = vocab.may_drop(text)
+        seen = offset = 0
+        start = None
+        for piece in _pieces(text, piece_chars):
+            spans = self._pattern.spans(piece, None if dropping else last + 1 - seen)
+            if dropping:
+                spans = [(s, e) for s, e in spans if vocab[piece[s:e]] >= 0]
+            if start is None and first < seen + len(spans):
+                start = offset + spans[first - seen][0]
+            if last < seen + len(spans):
+                assert start is not None
+                return start, offset + spans[last - seen][1]
+            seen += len(spans)
+            offset += len(piece)
+        raise IndexError(f"token {last} of a text of {seen} tokens")
+
     def tokenize(self, text: str) -> list[tuple[str, int, int]]:
         """``[(normalized token, start, end), ...]`` for one text."""
         out = []

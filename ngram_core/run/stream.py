@@ -78,7 +78,7 @@ from ..method.similar import SimilarIndex, merge_best
 from ..method.similar_arrow import candidates_of
 from ..steps import run_steps
 from ..method.template import NO_TEMPLATE, Template, template_for
-from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows
+from ..method.tokenize import PIECE_CHARS, Tokenizer, TokenizedRows, tokenize_rows
 from ..method.tokenize_arrow import RawBatch, tokenize_rows_arrow
 try:
     from ..method.window_filter import WindowBits, WindowTags
@@ -740,8 +740,11 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
     spans_of: dict[int, list[tuple[int, int]]] = {}
 
     def chars(r: int, first: int, tokens: int) -> tuple[int, int]:
+        text = rows[r].text
+        if len(text) > PIECE_CHARS:   # a long row: its spans never listed whole
+            return tokenizer.char_range(text, first, first + tokens - 1)
         if r not in spans_of:
-            spans_of[r] = tokenizer.spans(rows[r].text)
+            spans_of[r] = tokenizer.spans(text)
         spans = spans_of[r]
         return spans[first][0], spans[first + tokens - 1][1]
 
@@ -907,8 +910,7 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
             m.span = -key.neg_windows + n - 1
             m.b_row = first_row[key.partition] + key.b_row
             m.a_start, m.b_start = key.a_start, key.b_start
-            spans = tokenizer.spans(row.text)
-            m.a_chars = (spans[key.a_start][0], spans[key.a_start + m.span - 1][1])
+            m.a_chars = tokenizer.char_range(row.text, key.a_start, key.a_start + m.span - 1)
             m.b_chars = best.b_chars
             part = parts[key.partition]
             b_ids[m.b_row] = best.b_id if best.b_id is not None else str(
