@@ -26,14 +26,27 @@ from __future__ import annotations
 
 import re
 
-#: C0 and C1 control characters but tab and line feed, and DEL.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: C0 and C1 control characters but tab and line feed, DEL, and the bidirectional
+#: embeddings, overrides and isolates (U+202A-202E, U+2066-2069), which would turn
+#: the text around a name shown in a sentence right to left.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(text: str) -> str:
     """``text`` with every control character but tab and line feed written as
-    ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    ``\\xNN``, and each bidirectional control as ``\\uNNNN``: a file named
+    ``gnp.jsonl`` after a right-to-left override shows as written, never as
+    ``lnosj.png`` nor turning the rest of its sentence around::
+
+        >>> print(visible("test\u202egnp.jsonl checked"))
+        test\\u202egnp.jsonl checked
+    """
+    return _CONTROL.sub(_escaped, text)
+
+
+def _escaped(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def shown(name: str) -> str:

@@ -132,7 +132,7 @@ def show_first_mark(element) -> None:
 
 def show_page_error(message: str) -> None:
     box = el("page-error")
-    box.textContent = message
+    box.textContent = visible(message)
     box.hidden = False
 
 

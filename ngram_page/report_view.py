@@ -16,6 +16,8 @@ from Python adds no byte to the page and no request.
 
 from __future__ import annotations
 
+from ngram_core.errors import visible
+
 from ngram_core.report.clean_split import CLEAN_BY
 from ngram_core.report.contamination import definitions_table
 from ngram_core.report.definitions import DESCRIPTIONS, NAMES
@@ -39,7 +41,7 @@ def _svg(tag: str, text: str = "", class_name: str = "", **attributes):
     for name, value in attributes.items():
         element.setAttribute(name.replace("_", "-"), str(value))
     if text:
-        element.textContent = text
+        element.textContent = visible(text)
     return element
 
 

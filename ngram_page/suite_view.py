@@ -18,6 +18,7 @@ import tempfile
 from typing import NamedTuple
 
 from ngram_core import InputError
+from ngram_core.errors import visible
 from ngram_core.method.settings import Settings
 from ngram_core.report.summary import percent
 from ngram_core.table import ReadOptions
@@ -282,7 +283,7 @@ class SuiteView:
                 why.colSpan = len(COLUMNS)
                 why.className = "refused"
                 why.dataset.label = "Checked"
-                why.textContent = f"Refused, not checked: {self.refused[position]}"
+                why.textContent = visible(f"Refused, not checked: {self.refused[position]}")
                 continue
             row = checked[position]
             cell = line.insertCell()
@@ -297,6 +298,6 @@ class SuiteView:
                                               f"{row.contained:,}", f"{row.rephrased:,}",
                                               holding_text(row.holding, self.b_names))):
                 number = line.insertCell()
-                number.textContent = value
+                number.textContent = visible(value)
                 number.className = "num"
                 number.dataset.label = label     # the cards a phone shows name each value

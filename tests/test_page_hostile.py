@@ -90,6 +90,33 @@ def test_escape_sequences_in_ids_and_names_are_shown_not_hidden(page):
     assert "\x1b" not in page.inner_text("#settings-line") + page.inner_text("#rows-table")
 
 
+def test_a_right_to_left_override_in_names_and_ids_is_shown_not_applied(page):
+    """A file named ``test<U+202E>gnp.jsonl`` would show as ``testlnosj.png`` and turn
+    the rest of every sentence naming it around: names, field names and ids show
+    the override as ``\\u202e``, as the command shows a control character; only a
+    row's own text in the panes keeps it."""
+    text = "the quick brown fox jumps over the lazy dog near the quiet river bank at dawn"
+    a = "".join(json.dumps({"id": f"q\u202e{i}", "question": f"{text} {i}"}) + "\n"
+                for i in range(2))
+    b = json.dumps({"id": "b\u2067x", "text\u202d": text}) + "\n"
+    load_pair(page, ("a.jsonl", a.encode()), ("train\u202egnp.jsonl", b.encode()))
+    shown = page.evaluate("""() => {
+        const panes = [...document.querySelectorAll('#pane-a-text, #pane-b-text')];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        let out = '';
+        while (walker.nextNode()) {
+            const node = walker.currentNode;
+            if (!panes.some(p => p.contains(node))) out += node.textContent + '\\n';
+        }
+        return out;
+    }""")
+    for control in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+        assert control not in shown, hex(ord(control))
+    assert "train\\u202egnp.jsonl" in page.inner_text("#settings-line")
+    ids = page.locator("#rows-table tbody span.id").all_inner_texts()
+    assert "q\\u202e0" in ids and "b\\u2067x" in ids
+
+
 @pytest.mark.parametrize("case", list(pathological.CASES))
 def test_pathological_inputs_at_the_bound(page, case):
     a, a_name, b, b_name = pathological.CASES[case]()
