@@ -164,6 +164,26 @@ def share_histogram(counts: Sequence[int], threshold: float, n: int) -> Chart:
                  share_x(threshold), marker_words(threshold), ticks)
 
 
+#: About the width of a character of the charts' 11-pixel text, in SVG units.
+CHAR_WIDTH = 7
+
+
+def value_place(bar: Bar) -> tuple[float, str]:
+    """Where a horizontal bar's value is written (x, and ``"start"`` or ``"end"`` for
+    its text's anchor): just past the bar's end, or inside it, against its end, when
+    past it would leave the chart (a bar of 100 % on a phone)::
+
+        >>> value_place(Bar(150.0, 24.0, 20.0, 22.0, "GPT-3", "10.0%"))
+        (174.0, 'start')
+        >>> value_place(Bar(150.0, 24.0, 200.0, 22.0, "GPT-3", "100.0%"))
+        (346.0, 'end')
+    """
+    after = bar.x + bar.width + 4
+    if after + CHAR_WIDTH * len(bar.value) <= WIDTH:
+        return after, "start"
+    return bar.x + bar.width - 4, "end"
+
+
 class Share(NamedTuple):
     """One bar of the definitions chart: ``dirty`` of ``considered`` rows."""
     label: str

@@ -194,7 +194,7 @@ class Page:
         suite.set(named, over, MAX_BYTES)
         shown = await suite.vet(self.runner)
         refusals = suite.refusals()
-        set_text("a-refused", " ".join(f"Refused, not checked: {why}" for _, why in refusals))
+        set_text("a-refused", "\n".join(f"Refused, not checked: {why}" for _, why in refusals))
         el("a-refused").hidden = not refusals
         if shown is None:
             suite.clear()

@@ -14,6 +14,7 @@ from ngram_core.method.match import contained_field
 from ngram_core.table import fields_label
 
 from .dom import el, fill_marked, js, set_text, show_first_mark
+from .text import shorten
 
 NARROW = "(max-width: 63.99rem)"      # below this the panes are not beside the table
 
@@ -24,11 +25,21 @@ def b_file(result, b_row: int) -> str | None:
     return files.name_of(b_row) if files is not None and files.several else None
 
 
+#: An id longer than this many characters is shown cut short over the panes (the
+#: table's title and the CSV keep it whole): a 10,000-character id would fill a phone.
+ID_SHOWN = 80
+
+
+def shown_id(ident: str) -> str:
+    """An id as the panes' headings show it: whole, or cut to :data:`ID_SHOWN`."""
+    return ident if len(ident) <= ID_SHOWN else shorten(ident, ID_SHOWN)
+
+
 def _pane_title(name: str, row, fields) -> str:
     """``"test.json, row q1 (context + question)"``: the file, the row's id and the
     fields its text was read from (its own parts, else the file's)."""
     read = [part[0] for part in row.parts] or list(fields)
-    return f"{name}, row {row.id}" + (f" ({fields_label(read)})" if read else "")
+    return f"{name}, row {shown_id(row.id)}" + (f" ({fields_label(read)})" if read else "")
 
 
 def figures(result, match) -> None:
@@ -38,8 +49,8 @@ def figures(result, match) -> None:
         return
     a_id = result.a_rows[match.row].id
     b = match.b_row
-    set_text("pane-figures", f"Row {a_id}: " + row_figures(
-        match, result.b_id, b_file(result, b) if b is not None else None,
+    set_text("pane-figures", f"Row {shown_id(a_id)}: " + row_figures(
+        match, lambda r: shown_id(result.b_id(r)), b_file(result, b) if b is not None else None,
         contained_field(result.a_rows[match.row], match)) + ".")
 
 
@@ -69,8 +80,9 @@ def similar_panes(result, names, match, a_ranges, b_ranges) -> None:
     the words both hold that few rows of A hold marked in each."""
     a_name, b_name = names
     a_row, b = result.a_rows[match.row], match.similar_b_row
-    set_text("pane-figures", f"Row {a_row.id}: " + row_figures(match, result.b_id, None)
-             + f"; it looks rephrased from B row {result.b_id(b)}, similarity "
+    set_text("pane-figures", f"Row {shown_id(a_row.id)}: " + row_figures(
+        match, lambda r: shown_id(result.b_id(r)), None)
+             + f"; it looks rephrased from B row {shown_id(result.b_id(b))}, similarity "
                f"{match.similarity:.3f}.")
     fill(_pane_title(a_name, a_row, result.summary.a_fields), a_row.text, a_ranges,
          _pane_title(b_file(result, b) or b_name, result.b_rows[b], result.summary.b_fields)

@@ -25,7 +25,7 @@ from ngram_core.method.match import CHECKABLE
 from ngram_core.report.scores import impact_table
 
 from .charts import (COUNT_WORDS, MARKER_LABEL_Y, SHARE_LEFT, SHARE_RIGHT, TEXT_BELOW, WIDTH,
-                     Chart, Share, bar_label, definition_label, definition_title,
+                     Chart, Share, bar_label, definition_label, definition_title, value_place,
                      definitions_chart, impact_label, parameter_words, share_bands,
                      share_histogram, value_position)
 from .dom import create, el, fill_options, fill_table, js, set_text
@@ -64,8 +64,10 @@ def draw_chart(svg_id: str, chart: Chart) -> None:
             middle = bar.y + bar.height / 2 + 4
             svg.append(_svg("text", bar.label, x=f"{bar.x - 6:.1f}", y=f"{middle:.1f}",
                             text_anchor="end"))
-            svg.append(_svg("text", bar.value, x=f"{bar.x + bar.width + 4:.1f}",
-                            y=f"{middle:.1f}", class_name="value"))
+            x, anchor = value_place(bar)
+            svg.append(_svg("text", bar.value, x=f"{x:.1f}", y=f"{middle:.1f}",
+                            text_anchor=anchor,
+                            class_name="value" if anchor == "start" else "value inside"))
         return
     bottom = max(bar.y + bar.height for bar in chart.bars)
     for bar in chart.bars:

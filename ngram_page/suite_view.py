@@ -262,8 +262,8 @@ class SuiteView:
         leaked = sum(1 for row in self.rows if row.flagged or row.contained)
         status = (f"{leaked:,} of {len(self.rows):,} test sets have rows found in "
                   f"file B. Pick one to see its rows below.")
-        for name, why in self.refusals():
-            status += f" Refused, not checked: {why}"
+        for name, why in self.refusals():       # one line each
+            status += f"\nRefused, not checked: {why}"
         set_text("suite-status", status)
         self.draw()
         mark("suite", str(len(self.evals)))

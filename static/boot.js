@@ -4,6 +4,8 @@
 //  2. The worked example's files, requested as the page starts.
 //  3. Drag and drop onto the file slots: a dropped file is put into the slot's
 //     <input type="file">, where the page's Python reads it (at once, or when it starts).
+//  4. Links within the page ("Skip to the files", "How?") move the view and the focus
+//     without touching the address's fragment, which holds a shared link's files.
 (() => {
   "use strict";
   const LIMIT_MS = 60000;
@@ -147,5 +149,20 @@
 
   addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll(".drop[data-input]").forEach(wireDrop);
+  });
+
+  // A link to a place on the page would replace the fragment (#a_file=...&b_file=...)
+  // with its own (#inputs), and "Copy link" would copy a link naming no files.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('a[href^="#"]');
+    if (!link || event.defaultPrevented) return;
+    const target = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (!target) return;
+    event.preventDefault();
+    const details = target.closest("details");
+    if (details && !details.open) details.open = true;
+    target.scrollIntoView({ block: "start" });
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
   });
 })();

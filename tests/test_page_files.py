@@ -402,16 +402,19 @@ def test_a_refused_pick_clears_the_old_details_and_names_only_the_refused(site, 
     assert page.is_visible("#stale")
     # slot A: a valid test set and one over the bound: only that one is refused
     before = runs(page)
-    put(page, "a", PAGE_FIXTURES / "arc.jsonl", ("huge.jsonl", b"x" * 2_000_001))
-    assert page.inner_text("#a-refused").startswith(
-        "Refused, not checked: huge.jsonl is 2,000,001 bytes")
+    put(page, "a", PAGE_FIXTURES / "arc.jsonl", ("huge.jsonl", b"x" * 2_000_001),
+        ("empty.json", b""))
+    refused = page.inner_text("#a-refused").split("\n")       # one line each
+    assert len(refused) == 2, refused
+    assert refused[0].startswith("Refused, not checked: huge.jsonl is 2,000,001 bytes")
+    assert refused[1].startswith("Refused, not checked: empty.json")
     assert "arc.jsonl" not in page.inner_text("#a-refused")
     assert page.inner_text("#a-name") == "arc.jsonl"
     assert page.eval_on_selector("#a-refused", BELOW_BAR)
     # file B picked again, valid: the slot shows it, the check runs
     put(page, "b", PAGE_FIXTURES / "b-part-1.jsonl")
     wait_for_run(page, before)
-    page.wait_for_function("document.body.dataset.suite === '2'"
+    page.wait_for_function("document.body.dataset.suite === '3'"
                            " && document.body.dataset.busy === '0'")
     assert page.inner_text("#b-name") == "b-part-1.jsonl" and page.is_visible("#b-fields-box")
     assert "huge.jsonl" in page.inner_text("#stale")

@@ -117,3 +117,25 @@ def test_a_link_knows_its_test_set_by_name_and_names_other_files(site, width):
     assert page.input_value("#rows-sort") != "tokens:asc"
     assert not watch.problems(page)
     context.close()
+
+
+def test_links_within_the_page_keep_the_link_s_files(site):
+    """"Skip to the files and settings" and "How?" move the view and the focus; the
+    address keeps its fragment (the files' names), so "Copy link" still copies a link
+    naming them, and reloading asks for the same files."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": 1280, "height": 812})
+    page, watch = open_page(context, base, "?n=8&threshold=0&mode=loose")
+    load_pair(page, FIXTURES / "contaminated.jsonl", FIXTURES / "corpus.txt")
+    fragment = urlparse(page.url).fragment
+    assert fragment.startswith("a_file=contaminated.jsonl&b_file=corpus.txt")
+    page.focus("a.skip")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id === 'inputs'")
+    page.click("a[href='#method']")
+    page.wait_for_function("document.activeElement.id === 'method'")
+    assert urlparse(page.url).fragment == fragment
+    assert 0 <= page.evaluate("document.getElementById('method').getBoundingClientRect().top")\
+        < page.evaluate("innerHeight")                                    # in view
+    assert not watch.problems(page)
+    context.close()

@@ -72,3 +72,45 @@ def test_every_table_fits_a_phone_with_real_size_files(site):
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     assert not watch.problems(page)
     context.close()
+
+
+def test_long_names_and_ids_fit_a_small_phone(site):
+    """A long file name, field name and id (no space to break at) wrap or are cut
+    short on a 320 px phone: nothing is wider than the window, and a 10,000-character
+    id does not make a card thousands of pixels tall."""
+    import json
+    from test_page_support import put
+    from browser import runs, wait_for_run
+
+    text = ("the quick brown fox jumps over the lazy dog near the quiet river bank at dawn "
+            "while the old miller counts his sacks of grain")
+    field = "question_stem_with_supporting_context_and_more_words"
+    a = "".join(json.dumps({"id": ("x" * 10000 if i == 0 else f"q{i}"),
+                            field: f"{text} {i}"}) + "\n" for i in range(6)).encode()
+    b = "".join(json.dumps({"id": "b" * 10000, "text": f"intro {text} {i}"}) + "\n"
+                for i in range(3)).encode()
+    base, browser = site
+    context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True,
+                                  is_mobile=True)
+    page, watch = open_page(context, base)
+    put(page, "a", ("mmlu_high_school_macroeconomics_test_with_supporting_context.jsonl", a))
+    before = runs(page)
+    put(page, "b", ("common_crawl_2024_snapshot_part_00017_of_01024_deduplicated.jsonl", b))
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.select_option("#rows-show", "all")
+    scroll_width, overflows = page.evaluate(OVERFLOWS)
+    assert overflows == [], "\n".join(overflows)
+    assert scroll_width <= 320
+    assert page.locator("#rows-table tbody tr").count() == 6
+    tallest = page.evaluate("Math.max(...[...document.querySelectorAll('#rows-table tbody tr')]"
+                            ".map(r => r.getBoundingClientRect().height))")
+    assert tallest < 640, tallest
+    page.locator("#rows-table tbody tr:first-child td:first-child").tap()     # its panes
+    page.wait_for_function("document.getElementById('panes').classList.contains('open')")
+    assert len(page.inner_text("#pane-figures")) < 400
+    assert page.evaluate("document.getElementById('pane-a-text').getBoundingClientRect().top") \
+        < 640                                                    # its text in the first screen
+    assert not watch.problems(page)
+    context.close()
