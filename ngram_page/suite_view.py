@@ -20,6 +20,7 @@ from typing import NamedTuple
 from ngram_core import InputError
 from ngram_core.errors import visible
 from ngram_core.method.settings import Settings
+from ngram_core.read.readers import refuse_binary
 from ngram_core.report.summary import percent
 from ngram_core.table import ReadOptions
 
@@ -155,6 +156,7 @@ class SuiteView:
                 with open(path, "wb") as f:
                     f.write(data)
                 try:
+                    refuse_binary(data, path)     # as one test set picked alone is refused
                     self.sets[i] = read_eval(path, name)[0]
                 except InputError as e:
                     self.refused[i] = own_name(str(e), path, name)

@@ -161,3 +161,34 @@ def test_a_broken_test_set_is_refused_by_its_name_and_the_others_checked(site, w
     assert "ngram-suite" not in page.inner_text("body")
     assert not watch.problems(page)
     context.close()
+
+
+def test_a_compressed_or_columnar_test_set_among_several_is_refused_as_when_alone(site):
+    """Picked with other test sets, a gzip archive, a zstd archive and a Parquet file are
+    refused as each is when picked alone (with the way to a file the page reads), not
+    read by one path and refused by the other."""
+    import gzip
+    base, browser = site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, watch = open_page(context, base)
+    text = (PAGE_FIXTURES / "arc.jsonl").read_bytes()
+    binaries = {"arc.jsonl.gz": gzip.compress(text, mtime=0),
+                "arc.jsonl.zst": b"\x28\xb5\x2f\xfd" + bytes(20),
+                "arc.parquet": b"PAR1" + bytes(20)}
+    alone = {}
+    for name, data in binaries.items():
+        put(page, "a", (name, data))
+        page.wait_for_selector("#a-error:not(:empty)")
+        alone[name] = page.inner_text("#a-error")
+    before = runs(page)
+    put(page, "a", PAGE_FIXTURES / "arc.jsonl", *binaries.items())
+    put(page, "b", FIXTURES / "corpus.txt")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    refused = page.inner_text("#a-refused").split("\n")
+    said = [alone[name].removesuffix(". Choose another file.") for name in binaries]
+    assert refused == [f"Refused, not checked: {why}" for why in said], refused
+    assert all("looks like" in alone[name] for name in binaries), alone
+    assert page.inner_text("#a-name") == "arc.jsonl"
+    assert not watch.problems(page)
+    context.close()

@@ -114,6 +114,21 @@ def _binary_kind(data: bytes, source: str) -> tuple[str, str] | None:
     return None
 
 
+def refuse_binary(data: bytes, source: str) -> None:
+    """Raise the InputError for a file whose first bytes say it is no text (an image,
+    an archive, a Parquet file), with what to do instead; return for any other::
+
+        >>> refuse_binary(b"\\x1f\\x8b\\x08", "test.jsonl.gz")
+        Traceback (most recent call last):
+        ngram_core.errors.InputError: test.jsonl.gz: looks like a gzip archive, not a text file: decompress it, or give it to the ngram-overlap command under a name ending in .gz
+    """
+    kind = _binary_kind(data, source)
+    if kind:
+        what, instead = kind
+        raise InputError(source, f"looks like {what}, not a text file"
+                                 + (f": {instead}" if instead else ""))
+
+
 # --- bytes -> str ---------------------------------------------------------
 
 #: The byte-order marks of UTF-16, little- and big-endian: such a file's line
@@ -159,11 +174,7 @@ def decode_bytes(data: bytes, source: str) -> tuple[str, str]:
             raise InputError(source, f"starts with a UTF-16 byte-order mark but is not "
                                      f"valid UTF-16 ({e.reason}); save it as UTF-8") from None
         return _without_nul(text, source), "utf-16"
-    kind = _binary_kind(data, source)
-    if kind:
-        what, instead = kind
-        raise InputError(source, f"looks like {what}, not a text file"
-                                 + (f": {instead}" if instead else ""))
+    refuse_binary(data, source)
     if looks_like_utf16(data):
         at = data.find(b"\x00")
         raise InputError(source, "looks like UTF-16 text without a byte-order mark (a NUL "
