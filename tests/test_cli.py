@@ -102,6 +102,25 @@ def test_a_folder_is_refused_with_a_glob_of_its_files(tmp_path):
                                f"such as '{shards}/*.jsonl.gz' (quoted), or its files one by one")
 
 
+def test_a_dataset_dict_folder_names_a_split_s_data_and_that_glob_reads_it(tmp_path):
+    """A DatasetDict saved to disk holds a small dataset_dict.json beside a folder per
+    split: the folder is refused naming the train split's .arrow data (a glob of its
+    .json would read the metadata as two training rows and report them clean), and
+    that glob gives the rows' figures."""
+    import datasets
+
+    records = json.loads((EXAMPLES / "training-corpus.json").read_text())
+    folder = tmp_path / "corpus"
+    datasets.DatasetDict({"train": datasets.Dataset.from_list(records),
+                          "test": datasets.Dataset.from_list(records[:1])}).save_to_disk(
+        str(folder))
+    code, out, err = run(A, str(folder), "--json")
+    glob = f"{folder}/train/*.arrow"
+    assert code == 2 and out == "" and f"'{glob}' (quoted)" in err and "train, test" in err
+    code, out, err = run(A, glob, "--json")
+    assert code == 0 and json.loads(out)["flagged"] == 2, err
+
+
 def test_arrow_files_as_save_to_disk_writes_them_read_as_their_json_lines(tmp_path):
     """Hugging Face datasets' save_to_disk writes Arrow's stream format in record
     batches (pyarrow and .feather: its file format): the same rows, ids and

@@ -21,6 +21,7 @@ import bz2
 import glob
 import gzip
 import io
+import json
 import lzma
 import os
 from collections import Counter
@@ -654,6 +655,13 @@ def folder_error(path: str) -> InputError:
         ...     str(folder_error(folder)).endswith("/*.jsonl' (quoted), or its files one by one")
         True
     """
+    splits = _dataset_dict_splits(path)
+    if splits:
+        split = "train" if "train" in splits else splits[0]
+        pattern = os.path.join(path, split, "*.arrow")
+        return InputError(path, f"is a Hugging Face DatasetDict folder (splits: "
+                                f"{', '.join(splits)}): give one split's data, such as "
+                                f"'{pattern}' (quoted)")
     suffixes: Counter = Counter()
     try:
         for entry in os.scandir(path):
@@ -666,6 +674,19 @@ def folder_error(path: str) -> InputError:
     pattern = os.path.join(path, f"*{suffix}")
     return InputError(path, f"is a folder: give the files to read, such as '{pattern}' "
                             f"(quoted), or its files one by one")
+
+
+def _dataset_dict_splits(path: str) -> list[str]:
+    """The splits of a folder ``DatasetDict.save_to_disk`` wrote (its
+    ``dataset_dict.json`` lists them, each a folder of ``.arrow`` data), else none."""
+    try:
+        with open(os.path.join(path, "dataset_dict.json"), encoding="utf-8") as f:
+            splits = json.load(f).get("splits")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(splits, list):
+        return []
+    return [str(s) for s in splits if os.path.isdir(os.path.join(path, str(s)))]
 
 
 def parse_size(text: str | int, what: str = "size") -> int:
