@@ -212,7 +212,56 @@ def lens_terms(text):
             cur, cur_kind = "", None
     if cur:
         out.append(cur)
-    return [t.lower() for t in out]
+    return [t.lower() for t in out] + number_lists(text)
+
+
+def number_lists(text):
+    """Each run of two numbers or more joined by commas (spaces and brackets around
+    a comma, a minus before a number; a number is digits, a point and digits) as
+    its digits joined by commas, by walking the text."""
+    def number_at(i):                  # the end of a number starting at i, or None
+        j = i
+        while j < len(text) and text[j].isdecimal():
+            j += 1
+        if j == i:
+            return None
+        if j + 1 < len(text) and text[j] == "." and text[j + 1].isdecimal():
+            j += 1
+            while j < len(text) and text[j].isdecimal():
+                j += 1
+        return j
+
+    def joiner_at(i):                  # the start of the next number past a comma, or None
+        j = i
+        while j < len(text) and (text[j] in "[]()" or text[j].isspace()):
+            j += 1
+        if j >= len(text) or text[j] != ",":
+            return None
+        j += 1
+        while j < len(text) and (text[j] in "[]()" or text[j].isspace()):
+            j += 1
+        if j < len(text) and text[j] == "-":
+            j += 1
+        return j if number_at(j) is not None else None
+
+    out, i = [], 0                     # a list is looked for at each place a number
+    while i < len(text):               # starts; where none begins, from the next one
+        end = number_at(i) if (i == 0 or not text[i - 1].isdecimal()) else None
+        if end is None:
+            i += 1
+            continue
+        numbers = [text[i:end]]
+        nxt = joiner_at(end)
+        while nxt is not None:
+            end = number_at(nxt)
+            numbers.append(text[nxt:end])
+            nxt = joiner_at(end)
+        if len(numbers) > 1:
+            out.append(",".join(d for n in numbers for d in n.split(".")))
+            i = end
+        else:
+            i += 1
+    return out
 
 
 def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best=0.05,
@@ -250,12 +299,12 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best
         keys = keys[:key_shared] + [t for t in keys[key_shared:] if df[t] <= max(1, rows // 50)]
         need = min(key_shared, len(keys))
         # both rows with numbers_min distinct numbers or more: B holds half of A's
-        numbers = {t for t in ts if t[0].isdecimal()}
+        numbers = {t for t in ts if t[0].isdecimal() and "," not in t}
         pairs = {}
         for b, vb in enumerate(b_vectors):
             if not keys or sum(1 for t in keys if t in vb) < need:
                 continue
-            b_numbers = {t for t in vb if t[0].isdecimal()}
+            b_numbers = {t for t in vb if t[0].isdecimal() and "," not in t}
             if (len(numbers) >= numbers_min and len(b_numbers) >= numbers_min
                     and 2 * len(numbers & b_numbers) < len(numbers)):
                 continue

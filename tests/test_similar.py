@@ -204,8 +204,8 @@ def test_code_problems_with_new_names_are_found_and_their_neighbours_are_not(hal
     """Code problems written by hand (tests/rephrase_code.py), their function and
     parameters renamed as a rewrite renames them, hidden among the other half's
     problems: each is marked with its own rewrite; with no rewrite in B, no problem
-    is marked. (Rewrites that also reword the docstring are found for a third of
-    the problems only: a limit, docs/method.md.)"""
+    is marked. (Rewrites that also reword the docstring are found for about half
+    of the problems: a limit, docs/method.md.)"""
     a, b, truth = code_set(half, "names")
     best = lens(a, b)
     assert all(best[i] is not None and best[i][1] == truth[i] and

@@ -13,7 +13,13 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   ideograph or kana alone; everything else (punctuation, ``_``, spaces)
   separates; terms are lower-cased. So ``has_close_elements`` and
   ``hasCloseElements`` both give ``has``, ``close``, ``elements``, and
-  ``$2.50`` gives ``2``, ``50``. The n-gram settings (mode, layers) do not
+  ``$2.50`` gives ``2``, ``50``. Two numbers or more joined by commas (spaces
+  and brackets around a comma, a minus before a number: :data:`SEQUENCE`), as
+  a code item's example lists them, are also one more term, their digits
+  joined by commas: ``f([3, 7, -4])`` adds ``3,7,4`` (a rewrite of a code item
+  renames its function and rewords its docstring, but keeps its examples; each
+  of their numbers alone is in most rows). It weighs as a number, and is no
+  number to the numbers rule. The n-gram settings (mode, layers) do not
   apply: the lens reads the row text the same way whatever they are.
 * **Weights, from A alone.** With N the non-blank rows of A and ``df(t)`` the
   A rows holding term t, ``idf(t) = ln((N + 1) / (df(t) + 1)) + 1`` (a term
@@ -82,6 +88,8 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
     {1: (0.703, 0)}
     >>> terms("parseHTTPResponse(max_len=2)")
     ['parse', 'http', 'response', 'max', 'len', '2']
+    >>> terms("rotate([1, 2, 3], 2)")
+    ['rotate', '1', '2', '3', '2', '1,2,3,2']
 """
 
 from __future__ import annotations
@@ -129,13 +137,48 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TERM = re.compile(rf"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[{_CJK}]|[^\W\d_A-Za-z{_CJK}]+")
 
 
+#: Two numbers or more joined by commas, brackets and spaces around the commas (a
+#: code item's example ``f([3, 7, -4], 2.5)``; a number's own point and digits kept).
+SEQUENCE = re.compile(r"\d+(?:\.\d+)?(?:[\s\[\]()]*,[\s\[\]()]*-?\d+(?:\.\d+)?)+")
+#: What every such list holds, found fast (a search for a comma first): a row without
+#: one is not searched for lists.
+_COMMA_NUMBER = re.compile(r",[\s\[\]()]*-?\d")
+_DIGITS = re.compile(r"\d+")
+
+
 def terms(text: str) -> list[str]:
-    """A row's terms, in order (see the module docstring). Lower-cased at once, joined
-    by spaces: no term holds a space, and a space stops every rule of ``str.lower``
-    that looks at the letters around one (the Greek final sigma), so each term is
-    lower-cased as if alone."""
+    """A row's terms, in order (see the module docstring), then its number lists'.
+    Lower-cased at once, joined by spaces: no term holds a space, and a space stops
+    every rule of ``str.lower`` that looks at the letters around one (the Greek
+    final sigma), so each term is lower-cased as if alone."""
     found = _TERM.findall(text)
-    return " ".join(found).lower().split(" ") if found else []
+    out = " ".join(found).lower().split(" ") if found else []
+    return out + number_lists(text) if "," in text else out
+
+
+def number_lists(text: str) -> list[str]:
+    """The terms of a row's lists of numbers (:data:`SEQUENCE`), in order::
+
+        >>> number_lists("f([1.0, 2.8], -4) and 1990, 25 people, 7")
+        ['1,0,2,8,4', '1990,25']
+    """
+    if _COMMA_NUMBER.search(text) is None:
+        return []
+    return list(map(_sequence, SEQUENCE.findall(text)))
+
+
+def _sequence(numbers: str) -> str:
+    """A list of numbers as its term: their runs of digits joined by commas::
+
+        >>> _sequence("[1.0, 2.8], -4")
+        '1,0,2,8,4'
+    """
+    return ",".join(_DIGITS.findall(numbers))
+
+
+def is_number(term: str) -> bool:
+    """Whether a term is a number (a run of digits; a list of numbers is none)."""
+    return term[0].isdecimal() and "," not in term
 
 
 #: A row longer than this many characters is counted term by term, never listed
@@ -152,12 +195,15 @@ def term_counts(text: str) -> Counter[str]:
     """
     if len(text) <= LONG_ROW:
         return Counter(terms(text))
-    return Counter(map(str.lower, map(_group, _TERM.finditer(text))))
+    counts = Counter(map(str.lower, map(_group, _TERM.finditer(text))))
+    if _COMMA_NUMBER.search(text) is not None:
+        counts.update(map(_sequence, map(_group, SEQUENCE.finditer(text))))
+    return counts
 
 
 def _numbers_in(counts: Iterable[str]) -> int:
     """How many of a row's distinct terms are numbers (terms of digits)."""
-    return sum(1 for t in counts if t[0].isdecimal())
+    return sum(1 for t in counts if is_number(t))
 
 
 def _group(match: re.Match) -> str:
@@ -269,7 +315,7 @@ class SimilarIndex:
         """A row ``a``'s distinct numbers (made once, then kept)."""
         made = self._numbers.get(a)
         if made is None:
-            made = self._numbers[a] = frozenset(t for t in self.counted[a] if t[0].isdecimal())
+            made = self._numbers[a] = frozenset(t for t in self.counted[a] if is_number(t))
         return made
 
     def keeps_numbers(self, a: int, counts: Mapping[str, int]) -> bool:

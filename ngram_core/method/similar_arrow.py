@@ -27,7 +27,9 @@ How, for a batch of rows:
    the tokenizer cuts character by character where the lens keeps a run (Thai,
    Lao, Myanmar, Khmer, halfwidth katakana, CJK ideographs past the lens's
    blocks): a row holding one is left to the row-by-row method, as is a row
-   holding a lone surrogate (UTF-32 has none) or too long for one batch;
+   holding a lone surrogate (UTF-32 has none) or too long for one batch, and,
+   when a key term is a list of numbers (which spans raw tokens), a row
+   holding one;
 2. each distinct raw token's terms that are key terms, once per batch: a token
    that is one ASCII term (:data:`ONE_TERM`) lower-cased and looked up by Arrow,
    any other split by :func:`~ngram_core.method.similar.terms`;
@@ -48,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple, cast
 
-from .similar import _CJK, SimilarIndex, terms
+from .similar import _CJK, SimilarIndex, number_lists, terms
 from .tokenize import UNSPACED_BLOCKS
 from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, as_strings,
                              holds_text, raw_token_array, string_array)
@@ -95,6 +97,7 @@ class KeyTable(NamedTuple):
     a_rows: Any
     needed: Any              # A row -> key terms a candidate must hold
     rows: int                # A rows
+    lists: bool = False      # some key term is a list of numbers (no raw token holds one)
 
 
 def key_table(keys: Mapping[str, list[int]], needed: Sequence[int]) -> KeyTable:
@@ -106,7 +109,8 @@ def key_table(keys: Mapping[str, list[int]], needed: Sequence[int]) -> KeyTable:
     a_rows = np.fromiter(chain.from_iterable(keys.values()), dtype=np.int64,
                          count=int(a_count.sum()))
     return KeyTable(key_id, string_array(list(key_id)), a_start, a_count, a_rows,
-                    np.asarray(needed, dtype=np.int64), len(needed))
+                    np.asarray(needed, dtype=np.int64), len(needed),
+                    any("," in t for t in key_id))
 
 
 def candidates_of(index: SimilarIndex, texts: Sequence[str],
@@ -140,6 +144,8 @@ def candidate_rows(table: KeyTable, texts: Sequence[str],
     for i, text in enumerate(texts):
         if out[i] is not None and not text.isascii() and CUT_BY_THE_TOKENIZER.search(text):
             out[i] = None
+        elif out[i] is not None and table.lists and "," in text and number_lists(text):
+            out[i] = None           # a list of numbers spans raw tokens: row by row
     return out
 
 
