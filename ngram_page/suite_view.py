@@ -283,8 +283,7 @@ class SuiteView:
                 line.insertCell().append(name)
                 why = line.insertCell()
                 why.colSpan = len(COLUMNS)
-                why.className = "refused"
-                why.dataset.label = "Checked"
+                why.className = "refused"       # its own words, no "Checked" label on a phone
                 why.textContent = visible(f"Refused, not checked: {self.refused[position]}")
                 continue
             row = checked[position]

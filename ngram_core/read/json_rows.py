@@ -102,9 +102,22 @@ def parses_as_json(text: str) -> bool:
     return True
 
 
+def json_reason(e: json.JSONDecodeError) -> str:
+    """What the JSON parser says is wrong, without the ``at`` its own message runs on
+    with (``Invalid control character at: line 1 column 31``)::
+
+        >>> try:
+        ...     json.loads('"a' + chr(9) + 'b"')
+        ... except json.JSONDecodeError as e:
+        ...     json_reason(e)
+        'Invalid control character'
+    """
+    return e.msg.removesuffix(" at")
+
+
 def _json_error(name: str, e: Exception, line_offset: int = 0) -> InputError:
     if isinstance(e, json.JSONDecodeError):
-        return InputError(name, f"is not valid JSON: {e.msg} (column {e.colno})",
+        return InputError(name, f"is not valid JSON: {json_reason(e)} (column {e.colno})",
                           line=e.lineno + line_offset)
     if isinstance(e, RecursionError):
         return InputError(name, f"is not usable JSON: nested more than {MAX_JSON_DEPTH} "
@@ -528,7 +541,8 @@ def read_jsonl_steps(text: str, name: str, fmt: str, options: ReadOptions):
             value = _loads(line)
         except (ValueError, RecursionError) as e:
             if isinstance(e, json.JSONDecodeError):
-                raise InputError(name, f"is not valid JSON Lines: {e.msg} (column {e.colno})",
+                raise InputError(name, f"is not valid JSON Lines: {json_reason(e)} "
+                                       f"(column {e.colno})",
                                  line=number) from None
             raise _json_error(name, e, number - 1) from None
         records.append(flatten_record(as_record(value, name, "this line", line=number), listed,
