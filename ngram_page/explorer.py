@@ -120,8 +120,14 @@ class Explorer:
 
     def open_row_among(self, show: str, row: int) -> None:
         """List the rows of kind ``show`` and open A row ``row`` among them (its page
-        drawn, its cell in focus, its panes brought into view)."""
-        self.view = self.view._replace(show=show)
+        drawn, its cell in focus, its panes brought into view). The rows that look
+        rephrased come in the list's order, the most similar first, unless the person
+        sorted the rows some other way."""
+        view = self.view._replace(show=show)
+        if show == "rephrased" and view.sort == "worst" and \
+                (view.descending is None or view.descending == SORTS["worst"][1]):
+            view = view._replace(sort="similarity", descending=True)
+        self.view = view
         self.offer_choices()
         self.page = self.position = 0
         self.relist()

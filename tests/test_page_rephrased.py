@@ -99,6 +99,8 @@ def test_rows_that_look_rephrased_are_listed_opened_and_set_as_the_command_does(
     listed = page.eval_on_selector_all("#rows-table tbody tr", "rows => rows.map((r) => "
                                        "r.innerText)")
     assert len(listed) == min(50, len(marked))
+    assert page.input_value("#rows-sort") == "similarity:desc"     # as the list: the most
+    assert listed[0].split()[0] == marked[0]["a_id"]               # similar first
     assert sum(f"looks rephrased from B row {r['similar_b_row']} (similarity "
                f"{r['similarity']})" in line for r in marked for line in listed
                if line.split()[0] == r["a_id"]) == sum(r["flagged"] != "true" for r in marked)
