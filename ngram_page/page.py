@@ -191,14 +191,15 @@ class Page:
         once a result is shown); False when every one is refused."""
         suite, slot = self.suite, self.slots["a"]
         self.runner.cancel()
+        kept, listing = suite.kept(), slot.listing
         suite.set(named, over, MAX_BYTES)
         shown = await suite.vet(self.runner)
         refusals = suite.refusals()
         set_text("a-refused", "\n".join(f"Refused, not checked: {why}" for _, why in refusals))
         el("a-refused").hidden = not refusals
-        if shown is None:
-            suite.clear()
-            slot.listing = None
+        if shown is None:                # the last good result keeps its table
+            suite.put_back(kept)
+            slot.listing = listing
             slot.show_error("No test set picked could be read. Choose other files.")
             self.refuse("a", [name for name, _ in named])
             return False

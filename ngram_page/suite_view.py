@@ -133,6 +133,24 @@ class SuiteView:
         el("suite-table").tBodies.item(0).replaceChildren()
         el("suite").hidden = False
 
+    #: What the table shows: kept while new test sets are read, put back if all are refused.
+    STATE = ("evals", "sets", "refused", "current", "key", "rows", "positions", "b_names")
+
+    def kept(self) -> tuple:
+        """The table's state and status line, to put back (:meth:`put_back`) when every
+        test set picked next is refused: the last good result keeps its table."""
+        return ({name: getattr(self, name) for name in self.STATE},
+                str(el("suite-status").textContent), bool(el("suite").hidden))
+
+    def put_back(self, kept: tuple) -> None:
+        state, status, hidden = kept
+        for name, value in state.items():
+            setattr(self, name, value)
+        set_text("suite-status", status)
+        el("suite").hidden = hidden
+        self.draw()
+        mark("suite", str(len(self.evals)) if self.evals and not hidden else "")
+
     def clear(self) -> None:
         """One test set picked (or none): no table."""
         self.evals, self.sets, self.refused, self.key, self.rows = [], [], {}, None, []

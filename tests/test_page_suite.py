@@ -192,3 +192,28 @@ def test_a_compressed_or_columnar_test_set_among_several_is_refused_as_when_alon
     assert page.inner_text("#a-name") == "arc.jsonl"
     assert not watch.problems(page)
     context.close()
+
+
+def test_test_sets_all_refused_keep_the_last_table_with_its_figure(site):
+    """Several test sets checked, then several picked that all fail to read: each is
+    named as refused, and the last result stays whole, its table of test sets too,
+    marked out of date."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, watch = open_page(context, base)
+    before = runs(page)
+    put(page, "a", PAGE_FIXTURES / "arc.jsonl", FIXTURES / "contaminated.jsonl")
+    put(page, "b", FIXTURES / "corpus.txt")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.suite === '2'"
+                           " && document.body.dataset.busy === '0'")
+    table = page.inner_text("#suite-table")
+    figure = page.inner_text("#flagged-figure")
+    put(page, "a", ("empty.json", b""), ("broken.jsonl", b'{"text": "a"\n'))
+    page.wait_for_selector("#a-error:not(:empty)")
+    refused = page.inner_text("#a-refused").split("\n")
+    assert len(refused) == 2 and "empty.json" in refused[0] and "broken.jsonl" in refused[1]
+    assert page.is_visible("#suite") and page.inner_text("#suite-table") == table
+    assert page.inner_text("#flagged-figure") == figure and page.is_visible("#stale")
+    assert not watch.problems(page)
+    context.close()
