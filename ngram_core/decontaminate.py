@@ -41,7 +41,8 @@ from .write.outputs import (TEMPORARY_PREFIX, Content, FolderPlan, made_folders_
 from .report.summary import percent
 from .run.stream import Executor
 from .report.result import training_accounts
-from .run.suite import SuiteResult, check_suite, found_in_files, read_eval
+from .run.suite import (SuiteResult, check_suite, found_in_files, read_eval,
+                         refuse_evals_in_training)
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 
 REPORT = "report.json"
@@ -118,6 +119,7 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
     eval_paths, train_paths = expand_paths(args.evals), expand_paths(args.train)
     if len(set(map(os.path.realpath, eval_paths))) < len(eval_paths):
         raise InputError("--evals", "names one file twice")
+    refuse_evals_in_training(eval_paths, train_paths)
     names = output_names(eval_paths, train_paths, args.rows_csv)
     planned = plan_suite_outputs(args.out, names, [*eval_paths, *train_paths])
     check_dask_logs(args.dask_logs,

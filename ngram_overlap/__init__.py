@@ -303,7 +303,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     from ngram_core.decontaminate import (now, output_names, plan_suite_outputs,
                                           removed_lines, suite_files, suite_report)
     from ngram_core.write.outputs import made_folders_kept_tidy, write_folder
-    from ngram_core.run.suite import check_suite, read_eval
+    from ngram_core.run.suite import check_suite, read_eval, refuse_evals_in_training
 
     started = now()
     remove_rephrased = bool(options.pop("remove_rephrased", False))
@@ -317,19 +317,22 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     _accepted(train, "train")
     on_progress = reporter(progress)
     with _Files() as files, _named_errors(files):
-        sets = []
+        sets, eval_paths = [], []
         for name, data in named.items():
             if on_progress is not None:
                 on_progress(Reading(f"read {name}"))
             paths = files.paths(data, name)
             if len(paths) > 1:
                 raise several_test_files(_source(data, name), paths)
+            eval_paths.append(paths[0])
             sets.append(read_eval(paths[0], name, fields=chosen.a_fields,
                                   id_field=chosen.a_id_field,
                                   options=chosen.read_options("a", paths[0] in files.names))[0])
         if on_progress is not None:
             on_progress(Reading("read train"))
         b_paths = files.paths(train, "train")
+        refuse_evals_in_training([path for path in eval_paths if path not in files.names],
+                                 b_paths)
         names = output_names(list(named), b_paths)
         folder = os.fspath(out) if out is not None else ""
         planned = plan_suite_outputs(folder, names, b_paths) if out is not None else None

@@ -22,7 +22,8 @@ import zstandard
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import ngram_core
-from ngram_core import Settings
+import ngram_overlap
+from ngram_core import InputError, Settings
 from ngram_core.cli import main as check_main
 from ngram_core.decontaminate import main as decontaminate_main
 from ngram_core.run.distributed import OnDask
@@ -403,3 +404,36 @@ def test_the_pieces_workers_write_join_to_the_cleaned_file(tmp_path_factory, tex
         joined.write(target.read_bytes())
     assert joined.getvalue() == expected.getvalue()
     assert set().union(*(p.removed for p in pieces)) == {r.row for r in suite.removals}
+
+def test_an_out_folder_that_cannot_be_made_is_one_line_and_nothing_made(tmp_path):
+    """Under a file, or on a system that has no such folder: one line naming it, exit
+    2, nothing written, in the command and from Python."""
+    evals = write_evals(tmp_path, 9, count=1)
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps({"text": t}) + "\n"
+                             for t in training_texts(evals, 10, 50)))
+    for out, said in ((evals[0] / "sub" / "cleaned", f"{str(evals[0])!r} is a file, not a folder"),
+                      (Path("/proc/no-such-folder/cleaned"), "cannot be made")):
+        err = io.StringIO()
+        assert decontaminate_main(["--evals", str(evals[0]), "--train", str(train),
+                                   "--out", str(out)], io.StringIO(), err) == 2
+        lines = err.getvalue().splitlines()
+        assert len(lines) == 1 and said in lines[0] and "Traceback" not in err.getvalue()
+        with pytest.raises(InputError, match="cannot be written"):
+            ngram_overlap.decontaminate([str(evals[0])], str(train), out=out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [e.name for e in evals] + ["train.jsonl"])
+
+
+def test_an_eval_that_is_also_a_training_file_is_refused(tmp_path):
+    """Two globs that overlap name one file as an eval and as training data: checked
+    against itself every row of it would be removed. Refused before any work, in
+    the command and from Python; nothing written."""
+    evals = write_evals(tmp_path, 9, count=2)
+    err = io.StringIO()
+    assert decontaminate_main(["--evals", *map(str, evals), "--train", str(tmp_path / "*.jsonl"),
+                               "--out", str(tmp_path / "o")], io.StringIO(), err) == 2
+    assert f"{evals[0]}: is also a training file" in err.getvalue()
+    with pytest.raises(InputError, match="is also a training file"):
+        ngram_overlap.decontaminate({"e": str(evals[1])}, str(tmp_path / "*.jsonl"))
+    assert not (tmp_path / "o").exists()

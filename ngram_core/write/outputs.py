@@ -119,8 +119,11 @@ def plan_outputs(asked: Sequence[tuple[str, str]], inputs: Sequence[str]) -> lis
             continue
         folder = os.path.dirname(target)
         if not os.path.isdir(folder):
-            raise InputError(path, f"cannot be written: no folder "
-                                   f"{shown(os.path.dirname(os.path.abspath(path)))!r}")
+            named = os.path.dirname(os.path.abspath(path))
+            if os.path.exists(folder):       # a file where the folder would be
+                raise InputError(path, f"cannot be written: {shown(named)!r} is a file, "
+                                       f"not a folder")
+            raise InputError(path, f"cannot be written: no folder {shown(named)!r}")
         if not os.access(folder, os.W_OK | os.X_OK) or \
                 (identity is not None and not os.access(target, os.W_OK)):
             raise InputError(path, "cannot be written: permission denied")
@@ -357,7 +360,12 @@ def plan_folder(folder: str, names: Sequence[str], inputs: Sequence[str],
             missing.append(parent)
             parent = os.path.dirname(parent)
         for path in reversed(missing):
-            os.makedirs(path, exist_ok=True)
+            try:
+                os.makedirs(path, exist_ok=True)
+            except OSError as e:          # under a file, on a read-only or virtual system
+                remove_empty(made)
+                raise InputError(folder, f"cannot be written: {_folder_refusal(path, e)}") \
+                    from None
             made.append(path)
     try:
         outputs = plan_outputs(list(zip(names, paths)), inputs=inputs)
@@ -365,6 +373,27 @@ def plan_folder(folder: str, names: Sequence[str], inputs: Sequence[str],
         remove_empty(made)
         raise
     return FolderPlan(folder, outputs, made, stale)
+
+
+def _folder_refusal(path: str, error: OSError) -> str:
+    """Why folder ``path`` could not be made, in words (the first part of it that is a
+    file, else the system's reason)::
+
+        >>> import tempfile
+        >>> with tempfile.NamedTemporaryFile() as f:
+        ...     _folder_refusal(os.path.join(f.name, "sub"), FileExistsError()) == (
+        ...         f"{shown(f.name)!r} is a file, not a folder")
+        True
+    """
+    part = os.path.dirname(path)
+    while part and not os.path.exists(part):
+        part = os.path.dirname(part)
+    if part and not os.path.isdir(part):
+        return f"{shown(part)!r} is a file, not a folder"
+    if os.path.exists(path) and not os.path.isdir(path):
+        return f"{shown(path)!r} is a file, not a folder"
+    reason = error.strerror or type(error).__name__
+    return f"the folder {shown(path)!r} cannot be made ({reason.lower()})"
 
 
 def _files_below(folder: str) -> list[str]:
