@@ -304,9 +304,9 @@ def test_decontaminate_removes_the_rephrased_rows_when_asked(tmp_path):
         assert (out / "train.jsonl").read_text() == "".join(kept)
         removed = [json.loads(line) for line in (out / "removed.jsonl").read_text().splitlines()]
         if flag:
-            assert removed == [{"file": str(train), "row": 2, "causes": [
+            assert removed == [{"file": str(train), "row": 2, "id": "t2", "causes": [
                 {"eval": str(evals), "row": 1, "id": "q1", "rule": "rephrased",
-                 "similarity": 0.757}]}]
+                 "similarity": 0.757}]}]           # the training row's id, as every removal
         else:
             assert removed == []
 

@@ -84,6 +84,8 @@ class RowMatch:
     #: lens did not run).
     similar_b_row: int | None = None
     similarity: float | None = None
+    #: that B row's id where a streamed run knows it (a suite's removals name it)
+    similar_b_id: str | None = None
 
     @property
     def share(self) -> float:

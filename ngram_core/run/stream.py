@@ -515,6 +515,8 @@ class PartitionResult:
     contained: dict[int, Contained] = field(default_factory=dict)
     #: the rephrase lens: A row -> (similarity, B row in the partition), the best
     similar: dict[int, tuple[float, int]] = field(default_factory=dict)
+    #: the ids of the B rows (in the partition) that were ever one of ``similar``'s
+    similar_ids: dict[int, str | None] = field(default_factory=dict)
     #: occurrences in this partition of each window of A, in file order
     seen: dict[bytes, int] = field(default_factory=dict)
     #: whether the walk knew the occurrences before this partition (see walk_partition)
@@ -653,6 +655,10 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
         texts = [row.text for row in rows]
         index.similar.fold(texts, out.rows, out.similar,
                            candidates_of(index.similar, texts, tokenized.raw))
+        for _, b_row in out.similar.values():      # this piece's rows: their ids
+            if b_row >= out.rows and b_row not in out.similar_ids:
+                out.similar_ids[b_row] = (rows[b_row - out.rows].id or None) if with_ids \
+                    else None
     b = tokenized.b
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
@@ -777,6 +783,8 @@ class Combined:
     contained: dict[int, Contained] = field(default_factory=dict)
     #: the rephrase lens: A row -> (similarity, partition, B row in it), the best
     similar: dict[int, tuple[float, int, int]] = field(default_factory=dict)
+    #: (partition, B row in it) -> its id, for the rows of ``similar``
+    similar_ids: dict[tuple[int, int], str | None] = field(default_factory=dict)
 
     def add(self, partial: PartitionResult, best: bool = True) -> Combined:
         """Fold in a partial (its spans too, unless ``best`` is False: see
@@ -792,6 +800,10 @@ class Combined:
             if piece not in self.contained or found < self.contained[piece]:
                 self.contained[piece] = found
         merge_best(self.similar, partial.similar, partial.partition)
+        chosen = {(order, b_row) for _, order, b_row in self.similar.values()}
+        self.similar_ids = {key: self.similar_ids.get(key, partial.similar_ids.get(key[1]))
+                            for key in chosen if key in self.similar_ids
+                            or key[0] == partial.partition}
         return self
 
     def add_best(self, partial: PartitionResult) -> None:
@@ -898,6 +910,7 @@ def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings
         if r in total.similar:
             m.similarity, partition, b_row = total.similar[r]
             m.similar_b_row = first_row[partition] + b_row
+            m.similar_b_id = total.similar_ids.get((partition, b_row))
         if m.status == CHECKABLE and r in starts_by_row:
             row_starts = starts_by_row[r]
             m.windows = len(row_starts)
@@ -1016,7 +1029,7 @@ def part_bytes(part: Partition) -> int:
 def _kept(partial: PartitionResult) -> PartitionResult:
     """What the client keeps of a partial once its starts, duplicates and contained
     rows are folded in: its spans and counts."""
-    return replace(partial, starts=set(), dups={}, contained={}, similar={})
+    return replace(partial, starts=set(), dups={}, contained={}, similar={}, similar_ids={})
 
 
 def _b_files(reads: dict[int, FileRead], walked, n: int

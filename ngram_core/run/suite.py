@@ -319,9 +319,12 @@ def with_rephrased(suite: SuiteResult) -> SuiteResult:
     if not found:
         return suite
     removals = {(r.file_index, r.row): r for r in suite.removals}
+    ids = {m.similar_b_row: m.similar_b_id for result in suite.results for m in result.matches
+           if m.similar_b_row is not None}
     for key, causes in found.items():
         held = removals.get(key)
-        removals[key] = (Removal(*key, None, causes) if held is None else
+        b_id = ids.get(b_files.starts[key[0]] + key[1] - 1)
+        removals[key] = (Removal(*key, b_id, causes) if held is None else
                          held._replace(causes=sorted(held.causes + causes)))
     return replace(suite, removals=[removals[key] for key in sorted(removals)])
 
