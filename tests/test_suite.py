@@ -437,3 +437,23 @@ def test_an_eval_that_is_also_a_training_file_is_refused(tmp_path):
     with pytest.raises(InputError, match="is also a training file"):
         ngram_overlap.decontaminate({"e": str(evals[1])}, str(tmp_path / "*.jsonl"))
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("name", ["train.jsonl", "train.txt", "train.jsonl.gz"])
+def test_a_training_file_s_byte_order_mark_stays_when_its_first_row_goes(tmp_path, name):
+    """The mark is the file's, not its first row's: the cleaned copy begins with it
+    whichever rows are removed."""
+    leak = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron"
+    other = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    rows = [json.dumps({"text": t}) if ".jsonl" in name else t for t in (leak, other)]
+    data = b"\xef\xbb\xbf" + "".join(r + "\n" for r in rows).encode()
+    train = tmp_path / name
+    train.write_bytes(gzip.compress(data, mtime=0) if name.endswith(".gz") else data)
+    evals = tmp_path / "eval.jsonl"
+    evals.write_text(json.dumps({"text": leak}) + "\n")
+    out = tmp_path / "o"
+    assert decontaminate_main(["--evals", str(evals), "--train", str(train), "--out",
+                               str(out)], io.StringIO(), io.StringIO()) == 0
+    cleaned = (out / name).read_bytes()
+    cleaned = gzip.decompress(cleaned) if name.endswith(".gz") else cleaned
+    assert cleaned == b"\xef\xbb\xbf" + (rows[1] + "\n").encode()

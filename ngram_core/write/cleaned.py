@@ -82,6 +82,12 @@ def cleaned_writer(path: str, options: ReadOptions, removed: Sequence[int],
     return lambda out: _compressed(path, out, lambda f: _lines(path, starts(), removed, f))
 
 
+#: UTF-8's byte-order mark, as bytes and as the file's first line read as Latin-1
+#: begins with it: no row's, the file's, so it stays when the first row is removed.
+UTF8_BOM = b"\xef\xbb\xbf"
+LATIN1_BOM = UTF8_BOM.decode("latin-1")
+
+
 def _line_rows(options: ReadOptions) -> Callable[[str], bool] | None:
     """For a file whose every row is one line: whether a line (read as Latin-1) is a
     row; None for other files."""
@@ -100,6 +106,7 @@ def _by_line(path: str, starts_row: Callable[[str], bool], removed: Sequence[int
     row = first_row
     dropping = row in left           # a block's first lines that start no row go with
     left.discard(row)                # the removed row before them
+    first = first_row == 0           # the file's first line: its byte-order mark stays
     for line in text_lines(path, "latin-1") if lines is None else lines:
         if starts_row(line):
             row += 1
@@ -107,6 +114,9 @@ def _by_line(path: str, starts_row: Callable[[str], bool], removed: Sequence[int
             left.discard(row)
         if not dropping:
             out.write(line.encode("latin-1"))
+        elif first and line.startswith(LATIN1_BOM):
+            out.write(UTF8_BOM)
+        first = False
     if left:
         raise InputError(path, f"has no row {min(left)}: it changed since it was checked")
 
@@ -219,6 +229,8 @@ def _lines(path: str, starts: Iterable[int], removed: Sequence[int], out: Binary
         while cut is not None and number >= cut[1]:
             cut = next(cut_at, None)
         if cut is not None and cut[0] <= number < cut[1]:
+            if number == 1 and line.startswith(LATIN1_BOM):   # the file's mark stays
+                out.write(UTF8_BOM)
             continue
         out.write(line.encode("latin-1"))
 
