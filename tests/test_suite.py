@@ -457,3 +457,24 @@ def test_a_training_file_s_byte_order_mark_stays_when_its_first_row_goes(tmp_pat
     cleaned = (out / name).read_bytes()
     cleaned = gzip.decompress(cleaned) if name.endswith(".gz") else cleaned
     assert cleaned == b"\xef\xbb\xbf" + (rows[1] + "\n").encode()
+
+
+@pytest.mark.parametrize("codec", ["zstd", "gzip", "none", {"text": "zstd", "id": "snappy"}])
+def test_a_cleaned_parquet_file_keeps_its_compression(tmp_path, codec):
+    """In its own format and compression: each column's codec as the file had it."""
+    evals = write_evals(tmp_path, 5, count=1)
+    texts = training_texts(evals, 6, 80)
+    train = tmp_path / "train.parquet"
+    pq.write_table(pa.table({"id": [f"t{i}" for i in range(len(texts))], "text": texts}),
+                   train, compression=codec, row_group_size=30)
+    out = tmp_path / "o"
+    assert decontaminate_main(["--evals", str(evals[0]), "--train", str(train), "--out",
+                               str(out)], io.StringIO(), io.StringIO()) == 0
+
+    def codecs(path):
+        group = pq.ParquetFile(path).metadata.row_group(0)
+        return [group.column(i).compression for i in range(group.num_columns)]
+
+    cleaned = pq.read_table(out / "train.parquet")
+    assert 0 < cleaned.num_rows < len(texts)            # rows were removed
+    assert codecs(out / "train.parquet") == codecs(train)

@@ -272,6 +272,21 @@ def _compressed(path: str, out: BinaryIO, write: Callable[[BinaryIO], None]) -> 
         write(stream)
 
 
+def _parquet_codecs(source: Any) -> Any:
+    """The compression a Parquet file's columns were written with (its first row
+    group's), for its cleaned copy: one codec's name when they share one, else each
+    column's by its path ("snappy", pyarrow's own default, for a file of no rows)."""
+    metadata = source.metadata
+    if metadata.num_row_groups == 0:
+        return "snappy"
+    group = metadata.row_group(0)
+    named = {"uncompressed": "none"}          # the metadata's word, and the writer's
+    codecs = {group.column(i).path_in_schema: named.get(c, c) for i in range(group.num_columns)
+              if (c := group.column(i).compression.lower())}
+    kinds = set(codecs.values())
+    return kinds.pop() if len(kinds) == 1 else codecs
+
+
 def _columnar(path: str, removed: set[int], out: BinaryIO) -> None:
     """A Parquet or Arrow file's kept rows, in order, with its schema, a row group or
     record batch at a time."""
@@ -284,7 +299,8 @@ def _columnar(path: str, removed: set[int], out: BinaryIO) -> None:
     if is_parquet(path):
         import pyarrow.parquet as pq
         source = pq.ParquetFile(path)
-        with pq.ParquetWriter(out, source.schema_arrow) as writer:
+        with pq.ParquetWriter(out, source.schema_arrow,
+                              compression=_parquet_codecs(source)) as writer:
             first = 0
             for g in range(source.num_row_groups):
                 group = source.read_row_group(g)
