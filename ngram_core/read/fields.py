@@ -471,6 +471,8 @@ def id_field_choice(table: Table) -> IdChoice:
         >>> t = Table("t.tsv", "tsv", ["id", "s"], [{"id": "1", "s": "x"}, {"id": "1", "s": "y"}])
         >>> id_field_choice(t)
         IdChoice(field=None, note="the id field 'id' repeats (1 distinct value in 2 rows): rows are numbered instead")
+        >>> id_field_choice(Table("t.jsonl", "jsonl", ["id", "s"], [{"id": "a", "s": "x"}, {"s": "y"}])).note
+        "the id field 'id' has no value in 1 of 2 rows: rows are numbered instead"
     """
     candidates = _id_candidates(table)
     for name in candidates:
@@ -480,10 +482,19 @@ def id_field_choice(table: Table) -> IdChoice:
         return IdChoice(None)
     first = candidates[0]
     judged = table.records[:SAMPLE_ROWS]     # what every reading sees: the same note
-    distinct = len({value_text(r.get(first)) for r in judged if r.get(first) is not None})
+    values = [value_text(r[first]) for r in judged if r.get(first) is not None
+              and value_text(r[first]).strip()]
+    distinct, missing = len(set(values)), len(judged) - len(values)
     rows = f"its first {SAMPLE_ROWS} rows" if len(table) > SAMPLE_ROWS else f"{len(table):,} rows"
-    return IdChoice(None, f"the id field {value_text(first)!r} repeats ({distinct:,} distinct "
-                          f"value{'' if distinct == 1 else 's'} in {rows}): "
+    why = []
+    if distinct < len(values):
+        why.append(f"repeats ({distinct:,} distinct value{'' if distinct == 1 else 's'} in "
+                   f"{rows})")
+    if missing:
+        why.append(f"has no value in {missing:,} of {rows}")
+    if not why:                           # values that differ only as written (1 and "1")
+        why.append(f"does not tell {rows} apart")
+    return IdChoice(None, f"the id field {value_text(first)!r} {' and '.join(why)}: "
                           f"rows are numbered instead")
 
 
