@@ -102,6 +102,19 @@ def test_a_folder_is_refused_with_a_glob_of_its_files(tmp_path):
                                f"such as '{shards}/*.jsonl.gz' (quoted), or its files one by one")
 
 
+def test_a_folder_of_folders_names_a_glob_that_descends_and_reads_them(tmp_path):
+    rows = json.loads((EXAMPLES / "training-corpus.json").read_text())
+    for i, row in enumerate(rows):
+        part = tmp_path / "train" / ("web" if i % 2 else "books") / f"part-{i}.jsonl"
+        part.parent.mkdir(parents=True, exist_ok=True)
+        part.write_text(json.dumps(row) + "\n")
+    code, out, err = run(A, str(tmp_path / "train"), "--json")
+    glob = f"{tmp_path / 'train'}/**/*.jsonl"
+    assert code == 2 and f"such as '{glob}' (quoted)" in err, err
+    code, out, err = run(A, glob, "--json")
+    assert code == 0 and json.loads(out)["flagged"] == 2, err
+
+
 def test_a_dataset_dict_folder_names_a_split_s_data_and_that_glob_reads_it(tmp_path):
     """A DatasetDict saved to disk holds a small dataset_dict.json beside a folder per
     split: the folder is refused naming the train split's .arrow data (a glob of its

@@ -669,9 +669,19 @@ def folder_error(path: str) -> InputError:
                 suffixes[_suffix(entry.name)] += entry.stat().st_size + 1
     except OSError:
         pass
+    below = not suffixes             # only folders in it: the files in them, at any depth
+    if below:
+        for top, dirs, files in os.walk(path):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for name in files:
+                if not name.startswith("."):
+                    try:
+                        suffixes[_suffix(name)] += os.path.getsize(os.path.join(top, name)) + 1
+                    except OSError:
+                        pass
     suffixes.pop("", None)
     suffix = suffixes.most_common(1)[0][0] if suffixes else ""
-    pattern = os.path.join(path, f"*{suffix}")
+    pattern = os.path.join(path, "**" if below and suffixes else "", f"*{suffix}")
     return InputError(path, f"is a folder: give the files to read, such as '{pattern}' "
                             f"(quoted), or its files one by one")
 
