@@ -167,8 +167,10 @@ def check_flags(args: argparse.Namespace) -> int:
         if address is None or not 1 <= int(address[3]) <= 65535:
             raise InputError("--scheduler", f"is not a scheduler address such as "
                                             f"tcp://host:8786: {args.scheduler!r}")
-    if args.dask_logs is not None and args.engine != "dask":
-        raise InputError("--dask-logs", "needs --engine dask")
+    for flag, value in (("--dask-logs", args.dask_logs), ("--scheduler", args.scheduler),
+                        ("--workers", args.workers)):
+        if value is not None and args.engine != "dask":   # never a local run in silence
+            raise InputError(flag, "needs --engine dask")
     return blocksize
 
 

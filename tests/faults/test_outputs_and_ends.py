@@ -51,6 +51,8 @@ def copy_of_b(tmp_path: Path) -> Path:
     (["--scheduler", "host:notaport", "--engine", "dask"],
      "--scheduler: is not a scheduler address"),
     (["--dask-logs", "dask.log"], "--dask-logs: needs --engine dask"),
+    (["--workers", "2"], "--workers: needs --engine dask"),         # never local in silence
+    (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler: needs --engine dask"),
     (["--dask-logs", B, "--engine", "dask"],
      f"{B}: is an input of this run; --dask-logs never writes into an input"),
     (["--dask-logs", "/no/such/folder/dask.log", "--engine", "dask"],
@@ -66,7 +68,8 @@ def test_a_bad_flag_is_one_line_before_any_work(tmp_path, flags, message):
 def test_a_good_scheduler_address_passes_the_check():
     from ngram_core.cli import build_parser, check_flags
     for address in ("tcp://127.0.0.1:8786", "scheduler:8786", "tls://[::1]:8786"):
-        assert check_flags(build_parser().parse_args(["a", "b", "--scheduler", address])) > 0
+        assert check_flags(build_parser().parse_args(["a", "b", "--scheduler", address,
+                                                      "--engine", "dask"])) > 0
 
 
 # --- 6: outputs never harm an input -------------------------------------------------------
