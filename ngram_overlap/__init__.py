@@ -166,13 +166,14 @@ def data_paths(data: Any, name: str) -> list[str] | None:
 
 #: What a test set or training data can be, said when something else is given.
 ACCEPTED = ("a path (a glob too), a list of pathlib.Path, a list of strings or of dicts "
-            "(records), a pandas DataFrame, a Hugging Face Dataset, or any iterable of "
-            "strings or records")
+            "(records), a pandas DataFrame, an Arrow table, a Hugging Face Dataset, or any "
+            "iterable of strings or records")
 
 
 def _accepted(data: Any, name: str) -> None:
     """Refuse, in words, what is no data at all (``check(42, ...)``)."""
-    if not isinstance(data, (str, os.PathLike, bytes, bytearray, Iterable)):
+    if not isinstance(data, (str, os.PathLike, bytes, bytearray, Iterable)) and \
+            not (hasattr(data, "to_pylist") and hasattr(data, "column_names")):  # Arrow's table
         raise TypeError(f"{name}: {kind_of(data)} is no data: give {ACCEPTED}")
 
 

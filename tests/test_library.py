@@ -78,6 +78,22 @@ def test_a_dataframe_and_records_with_fields_chosen(tmp_path):
     assert result.summary["a_fields"] == ["question"] and result.summary["b_fields"] == ["body"]
 
 
+def test_an_arrow_table_is_its_rows():
+    """pyarrow is a dependency, and a notebook holds Arrow tables: one checks as its
+    rows do, as the test set and as the training data, in a suite too."""
+    import pyarrow as pa
+    test = [{"qid": f"q{i}", "question": r["text"]} for i, r in enumerate(rows(3, 30))]
+    training = [{"body": r["text"]} for r in rows(4, 300, leaks=[t["question"] for t in test[:3]])]
+    as_rows = ngram_overlap.check(test, training, n=8)
+    as_tables = ngram_overlap.check(pa.Table.from_pylist(test), pa.Table.from_pylist(training),
+                                    n=8)
+    assert as_tables.summary == as_rows.summary and as_tables.rows == as_rows.rows
+    assert as_rows.summary["flagged"] >= 3
+    suite = ngram_overlap.decontaminate({"t": pa.Table.from_pylist(test)},
+                                        pa.Table.from_pylist(training), n=8)
+    assert suite.results["t"].summary["flagged"] == as_rows.summary["flagged"]
+
+
 def test_unknown_settings_and_bytes_are_refused_in_words():
     with pytest.raises(TypeError, match="unknown settings: windows"):
         ngram_overlap.check(["a b c"], ["a b c"], windows=3)
