@@ -178,10 +178,10 @@ SUITE_DTYPES = {"rows": "int64", "checkable": "int64", "flagged": "int64",
                 "flagged_share": "float64", "contained": "int64", "removed": "int64",
                 "eval_rows": "int64", "training_rows": "int64", "dirty_share": "float64",
                 "short": "int64", "blank": "int64", "duplicates": "int64",
-                "tokens": "int64", "dirty_tokens": "int64", "n": "int64"}
+                "tokens": "int64", "dirty_tokens": "int64", "n": "int64", "rephrased": "int64"}
 #: The per-eval table's columns.
 EVAL_COLUMNS = ("eval", "rows", "checkable", "flagged", "flagged_share", "dirty_share",
-                "short", "blank", "duplicates", "contained", "training_rows")
+                "short", "blank", "duplicates", "contained", "rephrased", "training_rows")
 
 
 @dataclass(repr=False)

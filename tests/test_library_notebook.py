@@ -114,6 +114,8 @@ def test_the_suites_frames_one_row_per_eval_and_the_found_table():
     assert evals.set_index("eval").loc["quiz", ["flagged", "contained", "training_rows"]] \
         .tolist() == [1, 1, 2]
     assert str(evals.flagged_share.dtype) == "float64"
+    assert evals["rephrased"].tolist() == [r.summary["rephrased"] for r in suite.results.values()]
+    assert str(evals.rephrased.dtype) == "int64"              # as the command's table counts
     found = suite.to_pandas("found")
     assert found.to_dict("records") == suite.report["found"]
     assert suite.to_pandas("training").loc[0, "removed"] == 2
