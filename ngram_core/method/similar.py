@@ -413,13 +413,14 @@ class SimilarIndex:
         return out
 
     def fold(self, b_texts: Iterable[str], first: int, best: dict[int, tuple[float, int]],
-             candidates: Sequence[list[int] | None] | None = None) -> None:
+             candidates: Sequence[list[int] | None] | None = None) -> set[int]:
         """Fold B rows numbered from ``first`` (in file order, after every row already
         folded into ``best``) into ``best``: A row -> (similarity, B row), the
         highest of the B rows credited to it, the first B row on a tie.
         ``candidates``: per row, the A rows it is a candidate for, found for many
         rows at once (:func:`~ngram_core.method.similar_arrow.candidate_rows`; None
-        for a row, or for all, to find them here, row by row: the same rows)."""
+        for a row, or for all, to find them here, row by row: the same rows).
+        Returns the B rows that became some A row's best here."""
         texts = b_texts if isinstance(b_texts, list) else list(b_texts)
         scored_rows: Iterable[dict[int, float]] = map(self.scores, texts)
         if candidates is not None:
@@ -427,6 +428,7 @@ class SimilarIndex:
                            self.scores_of(term_counts(text), met) if met else {}
                            for text, met in zip(texts, candidates))
         copies = self.copies
+        became: set[int] = set()
         for b, scored in enumerate(scored_rows, first):
             if not scored:
                 continue
@@ -437,8 +439,10 @@ class SimilarIndex:
                 held = best.get(a)
                 if held is None or score > held[0]:
                     best[a] = (score, b)
+                    became.add(b)
                     for copy in copies.get(a, ()):
                         best[copy] = (score, b)
+        return became
 
 
 def term_rows_steps(texts: Sequence[str], every: int = 256

@@ -653,12 +653,10 @@ def walk_rows(rows: list[Row], out: PartitionResult, index: AIndex, with_ids: bo
         tokenized = piece_tokens(rows, tokenizer, index.n, index.bits, index.prefix_bits)
     if index.similar is not None:
         texts = [row.text for row in rows]
-        index.similar.fold(texts, out.rows, out.similar,
-                           candidates_of(index.similar, texts, tokenized.raw))
-        for _, b_row in out.similar.values():      # this piece's rows: their ids
-            if b_row >= out.rows and b_row not in out.similar_ids:
-                out.similar_ids[b_row] = (rows[b_row - out.rows].id or None) if with_ids \
-                    else None
+        became = index.similar.fold(texts, out.rows, out.similar,
+                                    candidates_of(index.similar, texts, tokenized.raw))
+        for b_row in became:                       # this piece's rows: their ids
+            out.similar_ids[b_row] = (rows[b_row - out.rows].id or None) if with_ids else None
     b = tokenized.b
     n, buf, width = index.n, b.buffer, 4 * index.n
     get = index.windows.get
