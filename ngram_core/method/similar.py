@@ -69,7 +69,7 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
 
     >>> index = SimilarIndex.of(["Janet has 16 ducks.", "The sky is blue today."])
     >>> best = {}
-    >>> index.fold(["Janet owns sixteen ducks, 16 of them.", "sky blue"], 0, best)
+    >>> _ = index.fold(["Janet owns sixteen ducks, 16 of them.", "sky blue"], 0, best)
     >>> {a: (round(score, 3), b) for a, (score, b) in sorted(best.items())}
     {0: (0.587, 0)}
 
@@ -83,7 +83,7 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
     ...     "As Kant argued, knowledge is virtue.").items()}
     {0: 0.562, 1: 0.703}
     >>> best = {}
-    >>> index.fold(["As Kant argued, knowledge is virtue."], 0, best)
+    >>> _ = index.fold(["As Kant argued, knowledge is virtue."], 0, best)
     >>> {a: (round(score, 3), b) for a, (score, b) in best.items()}
     {1: (0.703, 0)}
     >>> terms("parseHTTPResponse(max_len=2)")
