@@ -634,6 +634,15 @@ def _suffix(name: str) -> str:
     return os.path.splitext(plain)[1] + name[len(plain):]
 
 
+def file_identity(path: str) -> tuple[int, int] | None:
+    """A file's device and inode (None: it cannot be looked at): one file however named."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def _unreadable(path: str, error: OSError) -> InputError:
     """The message for a file the system would not read: a folder names a glob of
     its files (:func:`folder_error`); anything else, the system's reason."""

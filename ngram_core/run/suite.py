@@ -20,7 +20,6 @@ finds anything under the same settings.
 
 from __future__ import annotations
 
-import os
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -28,7 +27,7 @@ from typing import Any, NamedTuple
 
 from .check import Progress
 from ..errors import InputError, shown
-from ..read.files import FileRead, load_rows_by_file
+from ..read.files import FileRead, file_identity, load_rows_by_file
 from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Partition,
                      PartitionResult, PieceTokens, StreamedResult, WindowBits, _b_files,
                      WindowTags, _field_choice, _kept, _over_partitions, assemble,
@@ -58,17 +57,10 @@ def refuse_evals_in_training(eval_paths: Sequence[str], train_paths: Sequence[st
     """Refuse an eval file that is also one of the training files (two globs that
     overlap): checked against itself, every row of that training file would be
     removed, as a leak, and the run would say nothing was wrong."""
-    def identity(path: str) -> tuple[int, int] | None:
-        try:
-            found = os.stat(path)
-        except OSError:
-            return None
-        return found.st_dev, found.st_ino
-
-    training = {identity(path): path for path in train_paths}
+    training = {file_identity(path): path for path in train_paths}
     training.pop(None, None)
     for path in eval_paths:
-        same = training.get(identity(path))
+        same = training.get(file_identity(path))
         if same is not None:
             raise InputError(path, f"is also a training file ({shown(same)}): checked against "
                                    f"itself, every row of it would be removed; name it as an "

@@ -42,6 +42,7 @@ from contextlib import contextmanager
 from typing import BinaryIO, NamedTuple, Union
 
 from ..errors import InputError, shown
+from ..read.files import file_identity
 
 TEMPORARY_PREFIX = ".ngram-overlap-"
 
@@ -79,19 +80,11 @@ def descriptor_named(path: str) -> int | None:
     return None
 
 
-def _identity(path: str) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
-
-
 def plan_outputs(asked: Sequence[tuple[str, str]], inputs: Sequence[str]) -> list[Output]:
     """Check every ``(flag, path)`` asked for before the work starts (see the module's
     rules) and return what will be written; an :class:`~ngram_core.errors.InputError`
     names the first path refused."""
-    input_ids = {i for i in map(_identity, inputs) if i is not None}
+    input_ids = {i for i in map(file_identity, inputs) if i is not None}
     planned: list[Output] = []
     seen: dict[object, str] = {}
     for flag, path in asked:
@@ -100,7 +93,7 @@ def plan_outputs(asked: Sequence[tuple[str, str]], inputs: Sequence[str]) -> lis
             planned.append(_descriptor_output(flag, path, fd, input_ids, seen))
             continue
         target = os.path.realpath(path)
-        identity = _identity(target)
+        identity = file_identity(target)
         if identity is not None and identity in input_ids:
             raise InputError(path, f"is an input of this run; {flag} never replaces an input")
         key = identity or target
