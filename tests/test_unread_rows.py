@@ -207,6 +207,19 @@ def test_a_system_message_that_differs_is_read_and_its_row_removed(mix_files, tm
     assert again.summary["flagged"] == 0 and again.summary["rows"] == 1
 
 
+@pytest.mark.parametrize("prompt", ["You are a helpful assistant.", "Be brief."])
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_system_message_that_differs_from_a_short_shared_one_is_read(tmp_path, prompt, order):
+    """A shared system prompt short enough to look like a label is left out as a
+    prompt; a row whose own system message differs from it is read, wherever it is."""
+    rows = [chat(prompt, f"Tell me about the topic numbered {i} please") for i in range(300)]
+    rows[150 + 100 * order] = chat("Background for the task: " + Q_SYSTEM, "What is the answer?")
+    train = write_jsonl(tmp_path / "sft.jsonl", rows)
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in (Q_SYSTEM, UNSEEN)])
+    assert command_flagged(evals, train) == 1
+    assert ngram_overlap.check([Q_SYSTEM, UNSEEN], train).summary["flagged"] == 1
+
+
 def test_the_shared_prompt_is_still_left_out(tmp_path):
     """A prompt every row shares matches no test row by itself: a test set holding it
     finds no row of the mix through it."""
@@ -328,6 +341,18 @@ def test_a_test_item_in_a_training_chat_past_the_rows_sampled_is_found_streamed(
     import gzip
     rows = [_plain_chat(i) for i in range(30000)]
     rows.insert(25000, HIDDEN_IN[where][1])
+    train = tmp_path / "sft.jsonl.gz"
+    train.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in rows).encode()))
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    assert command_flagged(evals, train) == 1
+
+
+def test_a_system_message_that_differs_from_a_short_shared_one_is_found_streamed(tmp_path):
+    """Streamed, as indexed whole: every row of B's first MiB has the system prompt
+    "Be brief.", one row 2 MB further on has a system message of its own: read."""
+    import gzip
+    rows = [chat("Be brief.", f"Tell me about the topic numbered {i} please") for i in range(30000)]
+    rows[25000] = chat("Background for the task: " + Q_SYSTEM, "What is the answer?")
     train = tmp_path / "sft.jsonl.gz"
     train.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in rows).encode()))
     evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])

@@ -1059,7 +1059,9 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
     A chat's system messages (:func:`system_fields`) not among ``fields`` are
     here too when they are no shared prompt, with ``""`` as their text: read in
     every row that holds one, however few rows do or wherever they are (a
-    training row's own instructions can hold a test item)::
+    training row's own instructions can hold a test item). A shared one is here
+    whatever its kind: "Be brief." in every row is a label's length, and a row
+    whose own system message differs from it is read::
 
         >>> from ngram_core.table import flatten_record
         >>> rows = [flatten_record({"messages": [{"role": "user", "content": "Hi"}]})] * 3
@@ -1082,8 +1084,8 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
             if name in system:
                 fixed.append((name, ""))
             continue
-        if _kind(values, name in listed) != "text":
-            continue
+        if _kind(values, name in listed) != "text" and name not in system:
+            continue              # a system message is read where it differs, however short
         if id_field is None:
             id_field = id_like_field(table) or ""
         if name == id_field:
