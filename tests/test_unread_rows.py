@@ -359,6 +359,35 @@ def test_a_system_message_that_differs_from_a_short_shared_one_is_found_streamed
     assert command_flagged(evals, train) == 1
 
 
+@pytest.mark.parametrize("how", [(), ("--engine", "dask", "--workers", "1",
+                                       "--blocksize", "256KiB")])
+def test_fields_first_read_past_the_first_mib_are_named(tmp_path, how):
+    """ShareGPT rows only past B's first MiB: streamed (gzip) and on Dask, the summary's
+    b_fields, the reading line and a suite's summary name them, as B indexed whole
+    does."""
+    import gzip
+    import io
+    rows = [_plain_chat(i) for i in range(30000)] + [sharegpt(Q_SHAREGPT)]
+    plain = write_jsonl(tmp_path / "sft.jsonl", rows)
+    gz = tmp_path / "sft.jsonl.gz"
+    gz.write_bytes(gzip.compress(plain.read_bytes()))
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SHAREGPT, UNSEEN]])
+    said = {}
+    for train in (plain, gz):
+        out, err = io.StringIO(), io.StringIO()
+        args = [str(evals), str(train), "--json", *(how if train == gz else ())]
+        assert main(args, stdout=out, stderr=err) == 0, err.getvalue()
+        summary = json.loads(out.getvalue())
+        assert summary["flagged"] == 1
+        said[train] = summary["b_fields"], [line.split(":", 1)[1] for line in
+                                            err.getvalue().splitlines() if line.startswith("B ")]
+    assert said[plain] == said[gz]
+    assert said[gz][0] == ["messages.content", "conversations.value"]
+    assert "text from messages.content + conversations.value" in said[gz][1][0]
+    suite = ngram_overlap.decontaminate({"gsm": evals}, gz)
+    assert suite.results["gsm"].summary["b_fields"] == said[gz][0]
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -855,20 +856,25 @@ def _expand(table: Table, name: str, have: set) -> list[str]:
 
 
 def select_rows(table: Table, text_fields: list[str] | Reading | None = None,
-                id_field: str | None = None, number_missing_ids: bool = True) -> list[Row]:
+                id_field: str | None = None, number_missing_ids: bool = True,
+                fields_read: dict[tuple[str, ...], None] | None = None) -> list[Row]:
     """Turn records into Rows (see :func:`select_rows_steps`)."""
-    return run_steps(select_rows_steps(table, text_fields, id_field, number_missing_ids))
+    return run_steps(select_rows_steps(table, text_fields, id_field, number_missing_ids,
+                                       fields_read))
 
 
 def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = None,
-                      id_field: str | None = None, number_missing_ids: bool = True):
+                      id_field: str | None = None, number_missing_ids: bool = True,
+                      fields_read: dict[tuple[str, ...], None] | None = None):
     """Turn records into Rows: the chosen text fields joined by a newline, and an id.
 
     A text field may be named by a path prefix, which stands for every field
     under it in order. Missing or null text fields are left out of the join;
     a row with none is blank. With two or more fields, each row's ``parts``
     say where each field's text lies (one field: ``()``, the text is all
-    its). ``id_field=None`` detects the id field and ``""`` asks for none;
+    its). ``fields_read``, when given, gains the fields each shape's rows were
+    read by, in order (a piece of a file streamed: see :func:`fields_beside`).
+    ``id_field=None`` detects the id field and ``""`` asks for none;
     without one the row number is the id, and so it is for a row without a
     value of the id field (``number_missing_ids`` False: ``""``, for a piece of
     a file whose row numbers in the file are known only later). A field that
@@ -912,6 +918,8 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
                                       id_field, number_missing_ids)
         return rows
     readings = yield from shape_readings_steps(table, asked)
+    if fields_read is not None:           # few distinct readings, shared by their rows
+        fields_read.update(dict.fromkeys({id(r): r.fields for r in readings}.values()))
     rows = yield from _rows_steps(table, readings, id_field, number_missing_ids)
     return rows
 
@@ -985,6 +993,23 @@ def shape_readings_steps(table: Table, fields: list[str]):
         for i in members:
             out[i] = reading
     return out
+
+
+def fields_beside(named: Sequence[str], read: Iterable[Sequence[str]]) -> list[str]:
+    """The fields ``named``, then those of ``read`` that are none of them nor under
+    one (``choices`` stands for ``choices.0``...), in order: a file's fields as chosen
+    on its first rows, with those its later rows' own shapes were read by::
+
+        >>> fields_beside(["messages.content", "choices"],
+        ...               [("messages.content", "choices.0"), ("conversations.value",)])
+        ['messages.content', 'choices', 'conversations.value']
+    """
+    out = dict.fromkeys(named)
+    for fields in read:
+        for f in fields:
+            if f not in out and not any(f.startswith(name + ".") for name in named):
+                out[f] = None
+    return list(out)
 
 
 def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:

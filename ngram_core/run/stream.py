@@ -65,8 +65,8 @@ from ..method.index import build_index, count_rows_steps
 from ..method.match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify, contained_in_row,
                     contained_rows, coverage, covered_runs, dirty_by_part, masked_at, set_contained,
                     short_pieces, short_rows_by_prefix)
-from ..read.fields import (SAMPLE_ROWS, ShortCount, choose_fields, field_stats, select_rows,
-                           unread_counts)
+from ..read.fields import (SAMPLE_ROWS, ShortCount, choose_fields, field_stats, fields_beside,
+                           select_rows, unread_counts)
 from ..read.readers import format_from_name, is_utf16, read_table, text_rows_read
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
                             head_table, is_json_array, json_array_tables)
@@ -197,7 +197,9 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     return parts
 
 
-def partition_chunks(part: Partition, fields: Reading, id_field: str) -> Iterator[list[Row]]:
+def partition_chunks(part: Partition, fields: Reading, id_field: str,
+                     fields_read: dict[tuple[str, ...], None] | None = None
+                     ) -> Iterator[list[Row]]:
     """The rows of one partition, in pieces of bounded size, numbered from 1 within each.
 
     A Parquet row group is one piece. A byte range, and a whole JSONL or
@@ -207,36 +209,39 @@ def partition_chunks(part: Partition, fields: Reading, id_field: str) -> Iterato
     holds millions of one-word rows. A CSV or TSV file goes record by record and
     a JSON array item by item, in pieces of as many characters
     (:mod:`~ngram_core.read.record_stream`). Any other file (another JSON document,
-    paragraphs, UTF-16, a CSV that is not UTF-8) is read whole.
+    paragraphs, UTF-16, a CSV that is not UTF-8) is read whole. ``fields_read``
+    gains the fields each piece's rows were read by (a later row's own shape).
     """
     if part.empty:
         return
+    select = functools.partial(select_rows, fields_read=fields_read)
     if part.pieces is not None:
         table = columnar_table(part.path, part.pieces[:2])
-        yield select_rows(table, fields, id_field, False) if table.records else []
+        yield select(table, fields, id_field, False) if table.records else []
         return
     if part.end >= 0:
         block, first = read_line_block(part.path, part.start, part.end)
         for data, before in line_pieces(block):
             yield _rows_of(data, part, fields, id_field,
-                           functools.partial(_lines_before_piece, part.path, first, before))
+                           functools.partial(_lines_before_piece, part.path, first, before),
+                           fields_read)
         return
     if _by_line(part.options) and not part.whole:
         for data, lines in iter_line_chunks(part.path, min(part.chunk, PIECE_BYTES)):
-            rows = _rows_of(data, part, fields, id_field, lambda: lines)
+            rows = _rows_of(data, part, fields, id_field, lambda: lines, fields_read)
             data = b""                    # the rows' text is read: the bytes go
             yield rows
         return
     if part.layout is not None:
         for table in delimited_tables(part.path, part.layout, PIECE_BYTES):
-            yield select_rows(table, fields, id_field, False)
+            yield select(table, fields, id_field, False)
         return
     if part.by_item:
-        yield from _array_chunks(part, fields, id_field)
+        yield from _array_chunks(part, fields, id_field, fields_read)
         return
     table = read_path_table(part.path, part.options)
     table.source = part.path
-    yield select_rows(table, fields, id_field, False)
+    yield select(table, fields, id_field, False)
 
 
 #: Bytes of whole lines a worker reads, tokenizes and walks at a time: a piece's rows
@@ -266,19 +271,21 @@ def line_pieces(data: bytes, piece_bytes: int = PIECE_BYTES) -> Iterator[tuple[b
         start = stop
 
 
-def _array_chunks(part: Partition, fields: Reading, id_field: str) -> Iterator[list[Row]]:
+def _array_chunks(part: Partition, fields: Reading, id_field: str,
+                  fields_read: dict[tuple[str, ...], None] | None) -> Iterator[list[Row]]:
     """A JSON array's rows item by item; where it cannot be read so (a broken
     document), the file read whole says why, or gives the rows not yet given."""
+    select = functools.partial(select_rows, fields_read=fields_read)
     given = 0
     try:
         for table in json_array_tables(part.path, PIECE_BYTES):
-            rows = select_rows(table, fields, id_field, False)
+            rows = select(table, fields, id_field, False)
             given += len(rows)
             yield rows
     except NotStreamable:
         table = read_path_table(part.path, part.options)
         table.source = part.path
-        yield select_rows(table, fields, id_field, False)[given:]
+        yield select(table, fields, id_field, False)[given:]
 
 
 def _lines_before_piece(path: str, first: int, before: int) -> int:
@@ -288,7 +295,8 @@ def _lines_before_piece(path: str, first: int, before: int) -> int:
 
 
 def _rows_of(data: bytes, part: Partition, fields: Reading, id_field: str,
-             lines_before_data: Callable[[], int]) -> list[Row]:
+             lines_before_data: Callable[[], int],
+             fields_read: dict[tuple[str, ...], None] | None = None) -> list[Row]:
     """The rows in a piece of a line-based file; an error names the line in the file."""
     if not data.strip():
         return []
@@ -298,7 +306,7 @@ def _rows_of(data: bytes, part: Partition, fields: Reading, id_field: str,
         if e.line is not None:
             e.line += lines_before_data()
         raise
-    return select_rows(table, fields, id_field, False)
+    return select_rows(table, fields, id_field, False, fields_read)
 
 
 def _by_line(options: ReadOptions) -> bool:
@@ -526,6 +534,8 @@ class PartitionResult:
     tokens: int = 0
     unread: int = 0                  # of the blank rows, those whose text is in fields not read
     unread_in: tuple[str, ...] = ()
+    #: the fields each shape of its rows was read by, in order (a later row's own)
+    fields_read: tuple[tuple[str, ...], ...] = ()
     error: InputError | None = None
 
 
@@ -540,12 +550,14 @@ def walk_partition(part: Partition, fields: Reading, id_field: str,
     within the partition, and the caller walks the partition again with
     ``before`` where that was not enough (see :func:`over_cap`)."""
     out = PartitionResult(part.index, part.file_index, ranked=before is not None)
+    fields_read: dict[tuple[str, ...], None] = {}
     try:
-        for rows in partition_chunks(part, fields, id_field):
+        for rows in partition_chunks(part, fields, id_field, fields_read):
             walk_rows(rows, out, index, bool(id_field), before or {})
             out.rows += len(rows)
     except InputError as e:
         return PartitionResult(part.index, part.file_index, error=e)
+    out.fields_read = tuple(fields_read)
     return out
 
 
@@ -1003,11 +1015,12 @@ def check_streamed(a_rows: list[Row], b_paths: Sequence[str],
             walked[partial.partition] = _kept(partial)
     for part in parts:
         total.add_best(walked[part.index])
-    read = (a_fields, list(dict.fromkeys(f for reading, _ in choices.values()
-                                                for f in reading.fields)))
+    b_reads, b_counts = _b_files(reads, walked.values(), settings.n)
+    read = (a_fields, fields_beside([f for reading, _ in choices.values() for f in reading.fields],
+                                    (r.text_fields for r in b_reads)))
     result = assemble(a_rows, a, tokenizer, settings, total, parts, len(ignored), read, capped,
                       template, index.pieces)
-    result.b_reads, result.b_counts = _b_files(reads, walked.values(), settings.n)
+    result.b_reads, result.b_counts = b_reads, b_counts
     if definitions:
         result.definitions = _definitions(executor, a_rows, parts, choices)
     return result
@@ -1032,10 +1045,13 @@ def _kept(partial: PartitionResult) -> PartitionResult:
 
 def _b_files(reads: dict[int, FileRead], walked, n: int
              ) -> tuple[list[FileRead], list[ShortCount]]:
-    """Each B file as read (rows counted by the walk) and its rows' short counts."""
+    """Each B file as read (rows counted by the walk, its text fields with those its
+    later rows' own shapes were read by) and its rows' short counts."""
     counts: dict[int, list[int]] = {i: [0, 0, 0, 0, 0] for i in reads}
     unread_in: dict[int, dict[str, None]] = {i: {} for i in reads}
-    for partial in walked:
+    fields_read: dict[int, dict[tuple[str, ...], None]] = {i: {} for i in reads}
+    for partial in sorted(walked, key=lambda partial: partial.partition):
+        fields_read[partial.file_index].update(dict.fromkeys(partial.fields_read))
         c = counts[partial.file_index]
         c[0] += partial.rows
         c[1] += partial.blank
@@ -1045,7 +1061,9 @@ def _b_files(reads: dict[int, FileRead], walked, n: int
         unread_in[partial.file_index].update(dict.fromkeys(partial.unread_in))
     files = sorted(reads)
     return ([reads[i]._replace(rows=counts[i][0], unread=counts[i][4],
-                               unread_in=tuple(unread_in[i])) for i in files],
+                               unread_in=tuple(unread_in[i]),
+                               text_fields=fields_beside(reads[i].text_fields, fields_read[i]))
+             for i in files],
             [ShortCount(counts[i][0], counts[i][1], counts[i][2], n, counts[i][3])
              for i in files])
 

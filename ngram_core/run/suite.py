@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from .check import Progress
 from ..errors import InputError, shown
 from ..read.files import FileRead, file_identity, load_rows_by_file
+from ..read.fields import fields_beside
 from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Partition,
                      PartitionResult, PieceTokens, StreamedResult, WindowBits, _b_files,
                      WindowTags, _field_choice, _kept, _over_partitions, assemble,
@@ -178,7 +179,8 @@ def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
     try:
         for group in groups:
             first_row = 0
-            for rows in partition_chunks(part, group.reading, group.id_field):
+            fields_read: dict[tuple[str, ...], None] = {}
+            for rows in partition_chunks(part, group.reading, group.id_field, fields_read):
                 piece = suite.piece(rows)
                 yield None
                 for e in group.evals:
@@ -192,6 +194,8 @@ def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
                         entry[1].extend(Cause(e, a_row, chars) for a_row, chars in by_a.items())
                     yield None
                 first_row += len(rows)
+            for e in group.evals:
+                results[e].fields_read = tuple(fields_read)
     except InputError as e:
         return SuitePartition(part.index, part.file_index, error=e)
     out.results = [results[e] for e in sorted(results)]
@@ -410,12 +414,14 @@ def check_suite_steps(evals: Sequence[EvalSet], b_paths: Sequence[str], settings
                 walked[e][partial.partition] = _kept(partial)
         for part in parts:
             totals[e].add_best(walked[e][part.index])
-        b_fields_read = list(dict.fromkeys(f for gs in groups.values() for g in gs
-                                           if e in g.evals for f in g.reading.fields))
+        b_reads, b_counts = _b_files({f: reads[f, e] for f in groups}, walked[e].values(),
+                                     settings.n)
+        b_fields_read = fields_beside([f for gs in groups.values() for g in gs
+                                       if e in g.evals for f in g.reading.fields],
+                                      (r.text_fields for r in b_reads))
         checked = assemble(ev.rows, a, tokenizer, settings, totals[e], parts, len(ignored[e]),
                            (ev.fields, b_fields_read), capped, template, indexes[e].pieces)
-        checked.b_reads, checked.b_counts = _b_files({f: reads[f, e] for f in groups},
-                                                     walked[e].values(), settings.n)
+        checked.b_reads, checked.b_counts = b_reads, b_counts
         out.append(checked)
     first_walk = walked[0] if walked else {}
     plans = {part.file_index: part for part in reversed(parts)}     # each file's first
