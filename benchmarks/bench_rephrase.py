@@ -48,7 +48,7 @@ from ngram_core import Settings, read_rows, run_check  # noqa: E402
 from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex  # noqa: E402
 from ngram_core.read.files import load_rows_by_file  # noqa: E402
 from ngram_core.run.distributed import check_distributed  # noqa: E402
-from rephrase_code import code_set  # noqa: E402
+from rephrase_code import code_set, sibling_set  # noqa: E402
 from rephrase_data import KINDS, dev_set, passage_set  # noqa: E402
 
 SIZES = {"math": (200, 600), "choice": (150, 300), "code": (50, 100)}
@@ -72,6 +72,10 @@ def quality(threshold: float = REPHRASE_THRESHOLD) -> str:
         print(f"quality: code by hand, {kind}", file=sys.stderr)
         lines.append(_row_of("code by hand", kind, "the other half",
                              [code_set(half, rewrites) for half in (0, 1)], threshold))
+    for rewrites, kind in ((True, "names and docstring"), (False, "none in B")):
+        print(f"quality: code by hand, {kind}, siblings", file=sys.stderr)
+        lines.append(_row_of("code by hand", kind, "the other half and siblings",
+                             [sibling_set(half, rewrites) for half in (0, 1)], threshold))
     return "\n".join(lines)
 
 

@@ -264,6 +264,42 @@ def number_lists(text):
     return out
 
 
+def has_examples(text):
+    """Whether a row holds a line of examples: one starting (after spaces or tabs)
+    with ``>>>``, or with ``assert`` and no word character after it."""
+    for line in text.split("\n"):
+        line = line.lstrip(" \t")
+        if line.startswith(">>>"):
+            return True
+        if line.startswith("assert"):
+            after = line[6:7]
+            if not after or not (after.isalnum() or after == "_"):
+                return True
+    return False
+
+
+def digit_runs(text):
+    """The runs of decimal digits of a text, in order."""
+    runs, current = [], ""
+    for ch in text:
+        if ch.isdecimal():
+            current += ch
+        elif current:
+            runs.append(current)
+            current = ""
+    return runs + [current] if current else runs
+
+
+def lcs(a, b):
+    """The longest common subsequence's length, by the textbook table."""
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a)):
+        for j in range(len(b)):
+            table[i + 1][j + 1] = (table[i][j] + 1 if a[i] == b[j]
+                                   else max(table[i][j + 1], table[i + 1][j]))
+    return table[len(a)][len(b)]
+
+
 def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best=0.05,
               numbers_min=2):
     """Per A row, (similarity, B row) of its best candidate credited to it, or None:
@@ -300,6 +336,9 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best
         need = min(key_shared, len(keys))
         # both rows with numbers_min distinct numbers or more: B holds half of A's
         numbers = {t for t in ts if t[0].isdecimal() and "," not in t}
+        # ... and, A holding examples, 80 % of A's numbers in order
+        a_text = a_texts[len(scored)]
+        a_order = digit_runs(a_text) if has_examples(a_text) else []
         pairs = {}
         for b, vb in enumerate(b_vectors):
             if not keys or sum(1 for t in keys if t in vb) < need:
@@ -307,6 +346,9 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best
             b_numbers = {t for t in vb if t[0].isdecimal() and "," not in t}
             if (len(numbers) >= numbers_min and len(b_numbers) >= numbers_min
                     and 2 * len(numbers & b_numbers) < len(numbers)):
+                continue
+            if (len(numbers) >= numbers_min and len(b_numbers) >= numbers_min and a_order
+                    and 10 * lcs(a_order, digit_runs(b_texts[b])) < 8 * len(a_order)):
                 continue
             dot = sum(va[t] * vb[t] for t in va if t in vb)
             norm_a = sum(w * w for w in va.values())

@@ -509,3 +509,44 @@ def code_set(half: int, rewrites: str = "both") -> tuple[list[str], list[str], d
         return [p for p, _ in mine], others, {}
     written = [renamed_only(p, w) if rewrites == "names" else w for p, w in mine]
     return [p for p, _ in mine], others + written, {i: len(others) + i for i in range(size)}
+
+
+#: Words a sibling problem turns around (the odd bits for the even ones).
+OPPOSITES = dict(pair for a, b in [
+    ("first", "last"), ("largest", "smallest"), ("maximum", "minimum"), ("even", "odd"),
+    ("left", "right"), ("forward", "backward"), ("begin", "end"), ("before", "after"),
+    ("increasing", "decreasing"), ("ascending", "descending"), ("longest", "shortest"),
+    ("most", "least"), ("above", "below"), ("upper", "lower"), ("next", "previous"),
+    ("sum", "product"), ("vowel", "consonant"), ("positive", "negative")]
+    for pair in ((a, b), (b, a)))
+def sibling(problem: str) -> str:
+    """Another problem of the same kind, as a benchmark holds beside it: the first
+    word of its task that has an opposite turned around everywhere (in the names
+    too), and every expected output's numbers changed, the examples' inputs kept::
+
+        >>> sibling(PAIRS[1][0]).splitlines()[-5:-3]
+        ['    >>> pairwise_gaps([3, 7, 4, 4, 10])', '    [5, 4, 1, 7]']
+    """
+    task = problem.partition(">>>")[0]
+    for word in re.findall(r"[a-z]+", task):
+        if word in OPPOSITES:
+            problem = re.sub(rf"(?<![a-z]){word}(?![a-z])", OPPOSITES[word], problem)
+            break
+    lines, in_example = problem.split("\n"), False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(">>>"):
+            in_example = True
+        elif line.strip().startswith('"""'):
+            in_example = False
+        elif in_example:
+            lines[i] = re.sub(r"\d+", lambda d: str(int(d.group()) + 1), line)
+    return "\n".join(lines)
+
+
+def sibling_set(half: int, rewrites: bool) -> tuple[list[str], list[str], dict[int, int]]:
+    """:func:`code_set` with each A problem's sibling (:func:`sibling`) in B too, before
+    the rewrites (``rewrites`` False: B holds the negatives and siblings alone)."""
+    a, b, truth = code_set(half, "both" if rewrites else "none")
+    siblings = [sibling(p) for p in a]
+    others = len(PAIRS) - len(a)
+    return a, b[:others] + siblings + b[others:], {i: r + len(siblings) for i, r in truth.items()}

@@ -17,7 +17,8 @@ from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex, terms
 
 VOCAB = ["Janet", "ducks", "16", "eggs", "the", "a", "of", "sells", "$2", "market",
          "hasCloseElements", "has_close_elements", "HTTPServer", "x1", "été", "日本",
-         "café", "numbers", "threshold", "Return", "_", "—", "3", "1.5", "12"]
+         "café", "numbers", "threshold", "Return", "_", "—", "3", "1.5", "12",
+         "\n>>>", "\n  assert", "assertion", "16"]
 texts = st.lists(st.lists(st.sampled_from(VOCAB), max_size=12).map(" ".join),
                  min_size=1, max_size=8)
 
@@ -47,6 +48,14 @@ def test_rows_of_one_text_are_scored_once_and_get_every_pair_s_answer(a_texts, b
     document frequencies as often as it occurs."""
     a_texts = a_texts + [a_texts[r % len(a_texts)] for r in repeats]
     assert lens(a_texts, b_texts, chunk) == reference.lens_best(a_texts, b_texts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["1", "2", "3", "10", "x"]), max_size=12),
+       st.lists(st.sampled_from(["1", "2", "3", "10", "y"]), max_size=40))
+def test_numbers_in_order_match_the_textbook_table(a, b):
+    from ngram_core.method.similar import in_order
+    assert in_order(a, iter(b)) == reference.lcs(a, b)
 
 
 @settings(max_examples=300, deadline=None)
@@ -197,6 +206,34 @@ def test_renamed_identifiers_still_match():
          '4.0, 5.0, 2.0], 0.3)\n    True\n    """\n']
     (score, b_row), other = lens(a, b)
     assert b_row == 0 and score >= REPHRASE_THRESHOLD and other is None
+
+
+EVEN_BITS = ("Write a python function to set all even bits of a given number.\n"
+             "assert even_bit_set_number(10) == 10\nassert even_bit_set_number(20) == 30\n"
+             "assert even_bit_set_number(30) == 30")
+ODD_BITS = ("Write a python function to set all odd bits of a given number.\n"
+            "assert odd_bit_set_number(10) == 15\nassert odd_bit_set_number(20) == 21\n"
+            "assert odd_bit_set_number(30) == 31")
+EVEN_REWRITE = ("Create a Python function that turns on every even-positioned bit of the "
+                "number it is given.\nassert set_even_position_bits(10) == 10\n"
+                "assert set_even_position_bits(20) == 30\nassert set_even_position_bits(30) == 30")
+EVEN_REFORMATTED = ("In Python, turn on every even-positioned bit of a given number: "
+                    "set_even_bits(10) returns 10, set_even_bits(20) returns 30 and "
+                    "set_even_bits(30) returns 30.")
+
+
+def test_a_sibling_problem_with_the_same_inputs_and_other_outputs_is_no_rewrite():
+    """A code item's tests keep their inputs in a sibling problem (the odd bits for
+    the even ones) and change the outputs: not scored, though nearly every word is
+    shared; its rewrite, examples reformatted or not, is found, and wins with the
+    sibling beside it."""
+    others = ["Write a function to find the perimeter of a square.\n"
+              "assert square_perimeter(10) == 40"] * 3
+    assert lens([EVEN_BITS, *others], [ODD_BITS])[0] is None
+    assert SimilarIndex.of([ODD_BITS, *others]).scores(EVEN_BITS) == {}
+    for rewrite in (EVEN_REWRITE, EVEN_REFORMATTED):
+        found = lens([EVEN_BITS, ODD_BITS, *others], [ODD_BITS.replace("odd", "uneven"), rewrite])
+        assert found[0] is not None and found[0][1] == 1 and found[0][0] >= REPHRASE_THRESHOLD
 
 
 @pytest.mark.parametrize("half", [0, 1])

@@ -50,7 +50,13 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   :data:`NUMBERS_MIN` distinct numbers, a candidate holds at least half of
   the A row's (:data:`NUMBERS_KEPT`), so the same problem with other numbers
   (a sibling of the item in the training set) is none, while a rewrite that
-  spells its numbers out or leaves out a code item's examples still is. This
+  spells its numbers out or leaves out a code item's examples still is. An A
+  row holding examples (a line starting ``>>>`` or ``assert``: a code item's) asks
+  more of such a candidate: it holds at least :data:`IN_ORDER` of the A row's
+  numbers (runs of digits, every occurrence) in the same order (their longest
+  common subsequence, :func:`in_order`). A rewrite keeps the examples, inputs
+  and outputs; a sibling problem (the odd bits for the even ones) keeps the
+  inputs and changes the outputs. This
   is what makes the lens cheap: each B row looks up its terms among A's key
   terms only and scores just the A rows it meets
   often enough, exactly -- never every pair; rows of A with the same text are
@@ -128,6 +134,12 @@ NUMBER_WEIGHT = 2
 #: other numbers) does not.
 NUMBERS_MIN = 2
 NUMBERS_KEPT = 0.5
+#: ... and when the A row holds examples (:data:`EXAMPLES`), its numbers in order: their
+#: longest common subsequence with the B row's is at least this share of the A row's
+#: (chosen on the development siblings of tests/rephrase_code.py; docs/method.md).
+IN_ORDER = 0.8
+#: A line of examples: a doctest's ``>>>`` or an ``assert`` (a code item's tests).
+EXAMPLES = re.compile(r"^[ \t]*(?:>>>|assert\b)", re.M)
 #: Weights are whole numbers: idf scaled by this, rounded.
 SCALE = 1000
 
@@ -174,6 +186,29 @@ def _sequence(numbers: str) -> str:
         '1,0,2,8,4'
     """
     return ",".join(_DIGITS.findall(numbers))
+
+
+def in_order(a_numbers: Sequence[str], b_numbers: Iterable[str]) -> int:
+    """The length of the longest common subsequence of two sequences of numbers, the
+    first held whole, the second read once (a row of any length): bit-parallel, one
+    step per number of the second that the first holds (Hyyro 2004)::
+
+        >>> in_order(["3", "7", "4", "10", "4"], ["3", "7", "4", "10", "5", "9"])
+        4
+        >>> in_order(["1", "2", "3"], ["3", "2", "1"])
+        1
+    """
+    masks: dict[str, int] = {}
+    for i, number in enumerate(a_numbers):
+        masks[number] = masks.get(number, 0) | 1 << i
+    whole = (1 << len(a_numbers)) - 1
+    v, get = whole, masks.get
+    for number in b_numbers:
+        match = get(number)
+        if match:
+            u = v & match
+            v = ((v + u) | (v - u)) & whole
+    return len(a_numbers) - bin(v).count("1")
 
 
 def is_number(term: str) -> bool:
@@ -291,11 +326,13 @@ class SimilarIndex:
         rank_of, keyable = rank.__getitem__, rank.keys()
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
         index = cls(idf, rows, counted, {}, [0] * len(counted), copies)
-        keys = index.keys
-        for a in first_of.values():
+        keys, ordered = index.keys, index.ordered
+        for text, a in first_of.items():
             if pacer.due():
                 yield len(first_of)
             counts = counted[a]
+            if EXAMPLES.search(text) and _numbers_in(counts) >= NUMBERS_MIN:
+                ordered[a] = _DIGITS.findall(text)
             rarest = [by_rank[r] for r in sorted(map(rank_of, counts.keys() & keyable))[:KEY_TERMS]]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
             index.needed[a] = min(KEY_SHARED, len(rarest))
@@ -337,6 +374,20 @@ class SimilarIndex:
         return len(held) < NUMBERS_MIN or \
             sum(1 for t in held if t in counts) >= NUMBERS_KEPT * len(held)
 
+    def keeps_order(self, a: int, text: str) -> bool:
+        """Whether a B row's numbers hold at least :data:`IN_ORDER` of A row ``a``'s
+        (one with examples: :attr:`ordered`) in the same order::
+
+            >>> index = SimilarIndex.of([">>> odd_bits(10)\\n15\\n>>> odd_bits(12)\\n13"])
+            >>> [index.keeps_order(0, text) for text in
+            ...  ["bits_at_odd(10) gives 15; bits_at_odd(12) gives 13",
+            ...   ">>> even_bits(10)\\n10\\n>>> even_bits(12)\\n12"]]
+            [True, False]
+        """
+        numbers = self.ordered[a]
+        found = in_order(numbers, map(_group, _DIGITS.finditer(text)))
+        return found >= IN_ORDER * len(numbers)
+
     def vector(self, text: str) -> dict[str, int]:
         """A B row's weights (A's idf; a term A lacks weighs the most)."""
         return self._weights(term_counts(text))
@@ -356,6 +407,9 @@ class SimilarIndex:
         return out
 
     def __post_init__(self) -> None:
+        #: the A rows with examples (:data:`EXAMPLES`) and NUMBERS_MIN distinct numbers
+        #: or more -> their numbers in order (set by :meth:`of_steps`)
+        self.ordered: dict[int, list[str]] = {}
         self._weighed: dict[int, tuple[dict[str, int], int]] = {}
         self._numbers: dict[int, frozenset[str]] = {}
         #: the key terms as arrays, made once by similar_arrow.candidates_of
@@ -371,7 +425,8 @@ class SimilarIndex:
         met, listed = self._key_rows(text)
         if not met:
             return {}
-        return self.scores_of(listed if isinstance(listed, Counter) else Counter(listed), met)
+        return self.scores_of(listed if isinstance(listed, Counter) else Counter(listed), met,
+                              text)
 
     def key_rows(self, text: str) -> list[int]:
         """The A rows a B row holds enough key terms of (ascending): its candidates
@@ -395,11 +450,14 @@ class SimilarIndex:
         needed = self.needed
         return [a for a, count in held.items() if count >= needed[a]], listed
 
-    def scores_of(self, counts: Mapping[str, int], met: Sequence[int]) -> dict[int, float]:
-        """The similarity of a B row (its term counts) to each A row of ``met`` that
-        it keeps the numbers of (:meth:`keeps_numbers`)."""
+    def scores_of(self, counts: Mapping[str, int], met: Sequence[int],
+                  text: str) -> dict[int, float]:
+        """The similarity of a B row (its term counts and its text) to each A row of
+        ``met`` that it keeps the numbers of (:meth:`keeps_numbers`; an A row with
+        examples: in order, :meth:`keeps_order`)."""
         if _numbers_in(counts) >= NUMBERS_MIN:          # the numbers rule applies
-            met = [a for a in met if self._holds_numbers(a, counts)]
+            met = [a for a in met if self._holds_numbers(a, counts) and
+                   (a not in self.ordered or self.keeps_order(a, text))]
         if not met:
             return {}
         vector = self._weights(counts)
@@ -425,7 +483,7 @@ class SimilarIndex:
         scored_rows: Iterable[dict[int, float]] = map(self.scores, texts)
         if candidates is not None:
             scored_rows = (self.scores(text) if met is None else
-                           self.scores_of(term_counts(text), met) if met else {}
+                           self.scores_of(term_counts(text), met, text) if met else {}
                            for text, met in zip(texts, candidates))
         copies = self.copies
         became: set[int] = set()
