@@ -47,6 +47,47 @@ def test_folding_by_batches_gives_the_row_by_row_best(a_texts, b_texts, chunk):
     assert by_batches == by_rows
 
 
+def same_index(got: SimilarIndex, want: SimilarIndex, texts: list[str]) -> None:
+    assert got.idf == want.idf and got.rows == want.rows
+    assert got.keys == want.keys and got.needed == want.needed
+    assert got.copies == want.copies and got.ordered == want.ordered
+    assert [got.counted[a] for a in range(len(texts))] == list(want.counted)
+
+
+#: Rows a batch reads as the row-by-row method does, and rows it leaves to it: lists of
+#: numbers (across tokens), examples, a row longer than a batch, repeated rows.
+LIST_PIECES = ["f([3, 7, -4], 2.5)", "\n>>> g(1, 2)", "\nassert h(10) == 15", "1,000"]
+a_rows = st.lists(st.one_of(words, spaced, st.lists(st.sampled_from(PIECES + LIST_PIECES),
+                                                    max_size=10).map(" ".join)),
+                  min_size=1, max_size=10)
+
+
+@settings(max_examples=400, deadline=None)
+@given(a_rows, st.lists(st.integers(0, 9), max_size=6), st.sampled_from([1 << 22, 40]))
+def test_the_batch_index_of_a_is_the_row_by_row_index(a_texts, repeats, batch):
+    """Every idf, key term, needed count, copy, row count and term count the same
+    (rows heavier than a batch of 40 characters read row by row)."""
+    from ngram_core.steps import run_steps
+    a_texts = a_texts + [a_texts[r % len(a_texts)] for r in repeats]
+    kept = similar_arrow.BATCH_CHARS
+    similar_arrow.BATCH_CHARS = batch
+    try:
+        got = run_steps(similar_arrow.index_steps(a_texts))
+    finally:
+        similar_arrow.BATCH_CHARS = kept
+    same_index(got, SimilarIndex.of(a_texts), a_texts)
+
+
+def test_the_batch_index_of_a_generated_test_set_is_the_row_by_row_index():
+    import random
+    vocab = [f"w{i}" for i in range(400)] + ["Janet", "16", "3", "hasCloseElements", "日本"]
+    rnd = random.Random(7)
+    texts = [" ".join(rnd.choices(vocab, k=rnd.randint(0, 60))) for _ in range(3000)]
+    texts += texts[:50]
+    from ngram_core.steps import run_steps
+    same_index(run_steps(similar_arrow.index_steps(texts)), SimilarIndex.of(texts), texts)
+
+
 def test_rows_the_batch_cannot_read_alike_are_left_to_the_row_by_row_method(monkeypatch):
     index = SimilarIndex.of(["Janet has 16 ducks.", "ภาษาไทย ducks 16 Janet"])
     texts = ["Janet has 16 ducks today", "ภาษาไทย Janet 16 ducks", "Janet \ud800 16 ducks"]

@@ -211,6 +211,12 @@ def in_order(a_numbers: Sequence[str], b_numbers: Iterable[str]) -> int:
     return len(a_numbers) - bin(v).count("1")
 
 
+def has_examples(text: str) -> bool:
+    """Whether a row holds a line of examples (:data:`EXAMPLES`; a substring search
+    first, as most rows hold neither)."""
+    return ("assert" in text or ">>>" in text) and EXAMPLES.search(text) is not None
+
+
 def is_number(term: str) -> bool:
     """Whether a term is a number (a run of digits; a list of numbers is none)."""
     return term[0].isdecimal() and "," not in term
@@ -251,6 +257,33 @@ def _idf(rows: int, df: int, term: str) -> float:
     return idf * NUMBER_WEIGHT if term[0].isdecimal() else idf
 
 
+def first_rows(a_texts: Sequence[str]) -> tuple[dict[str, int], dict[int, list[int]]]:
+    """Each distinct text's first row, and the later rows of a text that recurs (rows
+    of one text are read, indexed and scored once, so a file of repeated rows stays
+    linear, and counted as often as they occur)::
+
+        >>> first_rows(["a", "b", "a", "a"])
+        ({'a': 0, 'b': 1}, {0: [2, 3]})
+    """
+    first_of: dict[str, int] = {}
+    copies: dict[int, list[int]] = {}
+    for a, text in enumerate(a_texts):
+        first = first_of.setdefault(text, a)
+        if first != a:
+            copies.setdefault(first, []).append(a)
+    return first_of, copies
+
+
+def idf_table(df: Mapping[str, int], rows: int) -> dict[str, float]:
+    """Each term's idf from its document frequency in A's ``rows`` (:func:`_idf`: each
+    document frequency's once, as many terms share one)."""
+    of_df = {d: _idf(rows, d, "a") for d in set(df.values())}
+    idf = {t: of_df[d] for t, d in df.items()}
+    for t in [t for t in idf if t[0].isdecimal()]:
+        idf[t] *= NUMBER_WEIGHT               # a number's, as _idf gives it
+    return idf
+
+
 def _weight(idf: float, tf: int) -> int:
     if tf == 1:
         return int(SCALE * idf + 0.5)
@@ -264,7 +297,7 @@ class SimilarIndex:
     rows never meet one)."""
     idf: dict[str, float]               # A's terms -> idf
     rows: int                           # A's rows with a term
-    counted: list[Counter[str]]         # A row -> its term counts
+    counted: Sequence[Counter[str]]     # A row -> its term counts
     keys: dict[str, list[int]]          # key term -> the A rows it is a key term of
     needed: list[int]                   # A row -> key terms a candidate must hold
     #: the first A row of a text that recurs -> the later rows of that text (only
@@ -280,14 +313,7 @@ class SimilarIndex:
     def of_steps(cls, a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
         """:meth:`of` in steps of a few milliseconds (yields the A rows read, then
         indexed): the page's tab stays responsive while a 2 MB test set is read."""
-        # rows of one text are read, indexed and scored once (a file of repeated
-        # rows stays linear), and counted as often as they occur
-        first_of: dict[str, int] = {}
-        copies: dict[int, list[int]] = {}
-        for a, text in enumerate(a_texts):
-            first = first_of.setdefault(text, a)
-            if first != a:
-                copies.setdefault(first, []).append(a)
+        first_of, copies = first_rows(a_texts)
         pacer = Pacer()
         by_text: dict[str, Counter[str]] = {}
         for done, text in enumerate(first_of, 1):
@@ -303,12 +329,7 @@ class SimilarIndex:
             rows += times if counts else 0
             if pacer.due():
                 yield len(first_of)
-        # the idf of each document frequency once (many terms share one), a number's
-        # times NUMBER_WEIGHT as _idf gives it
-        of_df = {d: _idf(rows, d, "a") for d in set(df.values())}
-        idf = {t: of_df[d] for t, d in df.items()}
-        for t in [t for t in idf if t[0].isdecimal()]:
-            idf[t] *= NUMBER_WEIGHT
+        idf = idf_table(df, rows)
         # every term's rank by rarity, once: a row's key terms are its lowest ranks,
         # among the terms that may be key terms at all
         too_common = max(COMMON_MIN, rows // COMMON_SHARE)     # no key term is in more
@@ -326,19 +347,24 @@ class SimilarIndex:
         rank_of, keyable = rank.__getitem__, rank.keys()
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
         index = cls(idf, rows, counted, {}, [0] * len(counted), copies)
-        keys, ordered = index.keys, index.ordered
+        keys = index.keys
         for text, a in first_of.items():
             if pacer.due():
                 yield len(first_of)
             counts = counted[a]
-            if EXAMPLES.search(text) and _numbers_in(counts) >= NUMBERS_MIN:
-                ordered[a] = _DIGITS.findall(text)
+            index.order_numbers(a, text)
             rarest = [by_rank[r] for r in sorted(map(rank_of, counts.keys() & keyable))[:KEY_TERMS]]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
             index.needed[a] = min(KEY_SHARED, len(rarest))
             for t in rarest:
                 keys.setdefault(t, []).append(a)
         return index
+
+    def order_numbers(self, a: int, text: str) -> None:
+        """Keep A row ``a``'s numbers in order when it holds examples and
+        :data:`NUMBERS_MIN` distinct numbers (see :meth:`keeps_order`)."""
+        if has_examples(text) and _numbers_in(self.counted[a]) >= NUMBERS_MIN:
+            self.ordered[a] = _DIGITS.findall(text)
 
     def weighed(self, a: int) -> tuple[dict[str, int], int]:
         """A row ``a``'s weights and their squared norm (made once, then kept)."""

@@ -37,6 +37,13 @@ How, for a batch of rows:
    once, expands each to the A rows the key term belongs to, and counts each
    (row, A row): a row is a candidate for the A rows it holds enough key terms of.
 
+A's side is read the same way (:func:`index_steps`): each distinct raw token's
+terms once, numpy keeping each (row, term) once to count the document
+frequencies and rank each row's terms for its key terms; the index it gives is
+:meth:`~ngram_core.method.similar.SimilarIndex.of`'s, to every key term and idf
+(a property test), and an A row's term counts are made only when a B row is
+scored against it.
+
 Only the candidates come from here; the numbers rule and the scores are
 :meth:`~ngram_core.method.similar.SimilarIndex.scores_of`'s, so every score is
 the same in every engine. This module imports without numpy and pyarrow;
@@ -45,12 +52,16 @@ the same in every engine. This module imports without numpy and pyarrow;
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple, cast
 
-from .similar import _CJK, SimilarIndex, number_lists, terms
+from .similar import (_CJK, COMMON_MIN, COMMON_SHARE, KEY_RARE, KEY_SHARED, KEY_TERMS,
+                      SimilarIndex, first_rows, has_examples, idf_table, number_lists,
+                      term_counts, terms)
 from .tokenize import UNSPACED_BLOCKS
 from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, as_strings,
                              holds_text, raw_token_array, string_array)
@@ -69,7 +80,8 @@ except ImportError:
 ONE_TERM = r"^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$"
 
 
-def _cut_by_the_tokenizer() -> re.Pattern:
+@functools.cache
+def cut_by_the_tokenizer() -> re.Pattern:
     """A character class of the unspaced blocks outside the lens's CJK blocks (the
     tokenizer cuts there between characters that the lens keeps in one term), and
     of lone surrogates."""
@@ -85,7 +97,6 @@ def _cut_by_the_tokenizer() -> re.Pattern:
     return re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]")
 
 
-CUT_BY_THE_TOKENIZER = _cut_by_the_tokenizer()
 
 
 class KeyTable(NamedTuple):
@@ -142,7 +153,7 @@ def candidate_rows(table: KeyTable, texts: Sequence[str],
                           batch.last - batch.first)
         out[batch.first:batch.last] = found
     for i, text in enumerate(texts):
-        if out[i] is not None and not text.isascii() and CUT_BY_THE_TOKENIZER.search(text):
+        if out[i] is not None and not text.isascii() and cut_by_the_tokenizer().search(text):
             out[i] = None
         elif out[i] is not None and table.lists and "," in text and number_lists(text):
             out[i] = None           # a list of numbers spans raw tokens: row by row
@@ -163,7 +174,7 @@ def _raw_batches(texts: Sequence[str]):
 
     for i, text in enumerate(texts):
         weight = _weight(text)
-        alone = weight > BATCH_CHARS or (not text.isascii() and CUT_BY_THE_TOKENIZER.search(text))
+        alone = weight > BATCH_CHARS or (not text.isascii() and cut_by_the_tokenizer().search(text))
         if alone or chars + weight > BATCH_CHARS:
             if i > first and (made := batch(i)) is not None:
                 yield made
@@ -238,3 +249,161 @@ def _from_raw(table: KeyTable, dictionary, index, bounds, rows: int) -> list[lis
     for r, a in zip(*(part.tolist() for part in np.divmod(met, table.rows))):
         out[r].append(a)
     return out
+
+
+class _LazyCounts(Sequence):
+    """A rows' term counts, each counted the first time it is asked for (most A rows
+    are never scored), rows of one text sharing one count."""
+
+    def __init__(self, texts: Sequence[str]):
+        self._texts = texts
+        self._made: dict[str, Counter[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __getitem__(self, a):
+        text = self._texts[a]
+        made = self._made.get(text)
+        if made is None:
+            made = self._made[text] = term_counts(text)
+        return made
+
+
+def index_steps(a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
+    """:meth:`~ngram_core.method.similar.SimilarIndex.of_steps`'s index (the same, to
+    every key term and idf), A's terms found at once from its rows' raw tokens
+    (numpy and pyarrow: each distinct token's terms once, then each row's distinct
+    terms counted); a row this path cannot read alike (see :func:`candidate_rows`:
+    a script cut by the tokenizer, a row too long for a batch) is read by
+    :func:`~ngram_core.method.similar.term_counts`, as is every row where numpy and
+    pyarrow are not installed. Rows' term counts are made when first asked for."""
+    if not AVAILABLE:
+        return (yield from SimilarIndex.of_steps(a_texts))
+    first_of, copies = first_rows(a_texts)
+    distinct = list(first_of)
+    times = np.ones(len(distinct), dtype=np.int64)
+    for d, a in enumerate(first_of.values()):
+        if a in copies:
+            times[d] += len(copies[a])
+    term_id: dict[str, int] = {}
+    pair_rows, pair_terms = [], []           # (distinct text, term), each once
+    read = np.zeros(len(distinct), dtype=bool)
+    for batch in _raw_batches(distinct):
+        rows, found = _row_terms(batch, term_id)
+        pair_rows.append(rows + batch.first)
+        pair_terms.append(found)
+        read[batch.first:batch.last] = True
+        yield batch.last
+    extra_rows, extra_terms = [], []
+    for d, text in enumerate(distinct):
+        held: Iterable[str]
+        if not read[d]:             # in no batch (a script cut by the tokenizer...): here
+            held = term_counts(text).keys()
+        elif "," in text:           # a list of numbers spans raw tokens
+            held = number_lists(text)
+        else:
+            continue
+        for t in held:
+            extra_rows.append(d)
+            extra_terms.append(term_id.setdefault(t, len(term_id)))
+    row = np.concatenate([*pair_rows, np.asarray(extra_rows, dtype=np.int64)])
+    term = np.concatenate([*pair_terms, np.asarray(extra_terms, dtype=np.int64)])
+    code = _distinct(row * max(len(term_id), 1) + term)      # a list twice in a row: once
+    row, term = np.divmod(code, max(len(term_id), 1))
+    names = list(term_id)
+    df_of = np.bincount(term, weights=times[row], minlength=len(names)).astype(np.int64)
+    has_term = np.zeros(len(distinct), dtype=bool)
+    has_term[row] = True
+    rows = int(times[has_term].sum())
+    df = dict(zip(names, df_of.tolist()))
+    idf = idf_table(df, rows)
+    yield len(distinct)
+    index = SimilarIndex(idf, rows, _LazyCounts(a_texts), {}, [0] * len(a_texts), copies)
+    _key_terms(index, names, df_of, row, term, list(first_of.values()))
+    for text, a in first_of.items():
+        if has_examples(text):
+            index.order_numbers(a, text)
+    return index
+
+
+def _row_terms(batch: RawBatch, term_id: dict[str, int]):
+    """A batch's (row in the batch, term number) pairs, each once: the rows' raw
+    tokens' terms (numbers from ``term_id``, which gains the terms new to it)."""
+    dictionary = batch.dictionary
+    strings = None
+    if not holds_text(dictionary):
+        strings = as_strings(dictionary)
+        dictionary = string_array(strings)
+    one = as_numpy(pc.match_substring_regex(dictionary, ONE_TERM)).astype(bool)
+    lowered = pc.ascii_lower(dictionary).to_pylist()
+    if strings is None:
+        strings = dictionary.to_pylist()
+    count = np.ones(len(strings), dtype=np.int64)
+    flat: list[int] = []
+    setdefault = term_id.setdefault
+    for i, (single, token) in enumerate(zip(one.tolist(), lowered)):
+        if single:
+            flat.append(setdefault(token, len(term_id)))
+        else:
+            found = terms(strings[i])
+            count[i] = len(found)
+            flat.extend(setdefault(t, len(term_id)) for t in found)
+    start = _starts(count)
+    ids = np.asarray(flat, dtype=np.int64)
+    index = batch.index
+    at = np.flatnonzero(count[index] > 0)
+    token = index[at]
+    row = np.searchsorted(batch.bounds, at, side="right") - 1
+    term = ids[_ragged(start[token], count[token])]
+    width = max(len(term_id), 1)
+    pairs = _distinct(np.repeat(row, count[token]) * width + term)
+    return np.divmod(pairs, width)
+
+
+def _distinct(codes):
+    """The distinct whole numbers of an array, ascending (by a sort: ``np.unique``
+    hashes, several times slower on a few hundred thousand)."""
+    codes = np.sort(codes)
+    if len(codes):
+        codes = codes[np.r_[True, codes[1:] != codes[:-1]]]
+    return codes
+
+
+def _key_terms(index: SimilarIndex, names: list[str], df, row, term, firsts: list[int]):
+    """Each distinct text's key terms, as :meth:`SimilarIndex.of_steps` chooses them
+    (fewest A rows, then the longest, then code-point order; see its docstring),
+    from its (distinct text, term) pairs: into ``index.keys`` and ``index.needed``."""
+    too_common = max(COMMON_MIN, index.rows // COMMON_SHARE)
+    common = max(1, index.rows // KEY_RARE)
+    keyable = np.flatnonzero(df <= too_common)
+    lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
+    # code-point order is UTF-8's byte order: Arrow sorts the strings
+    by_text = as_numpy(pc.sort_indices(string_array([names[t] for t in keyable.tolist()])))
+    text_rank = np.empty(len(keyable), dtype=np.int64)
+    text_rank[by_text] = np.arange(len(keyable))
+    order = np.lexsort((text_rank, -lengths[keyable], df[keyable]))
+    rank = np.full(len(names), -1, dtype=np.int64)
+    rank[keyable[order]] = np.arange(len(keyable))
+    keep = rank[term] >= 0
+    row, term = row[keep], term[keep]
+    code = np.sort(row * max(len(keyable), 1) + rank[term])
+    row = code // max(len(keyable), 1)
+    by_rank = keyable[order]
+    term = by_rank[code % max(len(keyable), 1)]
+    first = np.searchsorted(row, row, side="left")       # each row's first pair
+    place = np.arange(len(row)) - first
+    chosen = (place < KEY_SHARED) | ((place < KEY_TERMS) & (df[term] <= common))
+    row, term = row[chosen], term[chosen]
+    needed = np.minimum(np.bincount(row, minlength=len(firsts)), KEY_SHARED)
+    for d, count in enumerate(needed.tolist()):
+        index.needed[firsts[d]] = count
+    grouped = np.lexsort((row, term))
+    row, term = row[grouped], term[grouped]
+    if not len(term):
+        return
+    starts = np.r_[0, np.flatnonzero(np.diff(term)) + 1].tolist()
+    a_rows = np.asarray(firsts, dtype=np.int64)[row].tolist()
+    keys = index.keys
+    for t, start, end in zip(term[starts].tolist(), starts, [*starts[1:], len(a_rows)]):
+        keys[names[t]] = a_rows[start:end]

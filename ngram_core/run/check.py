@@ -27,7 +27,7 @@ from ..table import Row
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
-from ..method.similar import SimilarIndex, set_similar
+from ..method.similar import set_similar
 from ..method.template import NO_TEMPLATE, Template, find_template_steps, left_out
 from ..steps import relabel, run_steps, stage_fraction
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
@@ -195,12 +195,18 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
 def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row], every: int = 256
                   ) -> Generator[int, None, dict[int, tuple[float, int]]]:
     """The rephrase lens over B's rows in memory, ``every`` rows a step (yields the
-    B rows done, after A's rows are read): A row -> (similarity, B row)."""
-    index = yield from relabel(SimilarIndex.of_steps([row.text for row in a_rows]),
-                               lambda _: 0)
+    B rows done, after A's rows are read): A row -> (similarity, B row). Where numpy
+    and pyarrow are installed, A's terms and B's candidates are found many rows at
+    once (:mod:`~ngram_core.method.similar_arrow`: the same index, the same rows),
+    16 times ``every`` B rows a step."""
+    # imported here: the tab's start (its snapshot) leaves the batch modules out
+    from ..method.similar_arrow import AVAILABLE, candidates_of, index_steps
+    index = yield from relabel(index_steps([row.text for row in a_rows]), lambda _: 0)
     best: dict[int, tuple[float, int]] = {}
+    every = every * 16 if AVAILABLE else every
     for first in range(0, len(b_rows), every):
-        index.fold([row.text for row in b_rows[first:first + every]], first, best)
+        texts = [row.text for row in b_rows[first:first + every]]
+        index.fold(texts, first, best, candidates_of(index, texts))
         yield min(first + every, len(b_rows))
     return best
 

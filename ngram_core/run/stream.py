@@ -75,7 +75,7 @@ from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
 from ..method.similar import SimilarIndex, merge_best
-from ..method.similar_arrow import candidates_of
+from ..method.similar_arrow import candidates_of, index_steps
 from ..steps import run_steps
 from ..method.template import NO_TEMPLATE, Template, template_for
 from ..method.tokenize import PIECE_CHARS, Tokenizer, TokenizedRows, tokenize_rows
@@ -408,7 +408,7 @@ def index_a(a_rows: list[Row], settings: Settings, tokenizer: Tokenizer | None =
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
                                 rows_by_tokens, settings.short_min, short_rows,
                                 WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits,
-                                pieces, SimilarIndex.of([row.text for row in a_rows])
+                                pieces, run_steps(index_steps([row.text for row in a_rows]))
                                 if settings.rephrase else None)
 
 
