@@ -121,6 +121,20 @@ def test_random_rows_against_a_frozen_vocabulary(a_rows, b_rows, layers, mode):
     assert_same(b_rows, mode, layers, known=a.vocabulary)
 
 
+ascii_texts = st.lists(st.text(alphabet=st.sampled_from(list("aAbBzZ09 _-.\t\n")), max_size=30),
+                      max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ascii_texts, ascii_texts, st.sampled_from(LAYER_SETS), st.sampled_from(["loose", "strict"]))
+def test_ascii_rows_against_a_frozen_vocabulary(a_rows, b_rows, layers, mode):
+    """An ASCII batch against A's frozen vocabulary is looked up by Arrow (lower-cased
+    where L1 is on): the ids the vocabulary gives, A's tokens and UNKNOWN."""
+    a = Tokenizer(mode, layers)
+    tokenize_rows(rows_of(a_rows), a)
+    assert_same(b_rows, mode, layers, known=a.vocabulary)
+
+
 def test_batches_keep_first_seen_order(monkeypatch):
     """Rows split into batches: a growing vocabulary still numbers tokens in order."""
     monkeypatch.setattr(tokenize_arrow, "BATCH_CHARS", 7)
@@ -172,7 +186,9 @@ def test_a_streamed_index_keeps_its_tokenizer_never_pickled(monkeypatch):
     assert index.tokenizer() is tokenizer
     assert pickle.loads(pickle.dumps(index))._tokenizers == {}
     monkeypatch.setattr(stream, "RAW_TOKENS_KEPT", 2)
-    tokenize_rows_arrow(rows_of(["x y z w"]), tokenizer)     # 4 raw tokens looked up
+    tokenize_rows_arrow(rows_of(["x y z w"]), tokenizer)     # ASCII: looked up by Arrow
+    assert len(tokenizer._vocab) == 0 and index.tokenizer() is tokenizer
+    tokenize_rows_arrow(rows_of(["été ça où über"]), tokenizer)  # 4 raw tokens kept
     assert index.tokenizer() is not tokenizer                # so it starts afresh
 
 

@@ -238,13 +238,12 @@ def _from_raw(table: KeyTable, dictionary, index, bounds, rows: int) -> list[lis
     token = index[at]
     row = np.searchsorted(bounds, at, side="right") - 1
     keys = flat[_ragged(start[token], count[token])]
-    pairs = np.unique(np.repeat(row, count[token]) * len(table.key_id) + keys)
+    pairs = _distinct(np.repeat(row, count[token]) * len(table.key_id) + keys)
     pair_row, pair_key = np.divmod(pairs, len(table.key_id))
     # each (row, key term) -> (row, each A row of the key term), counted
     a_count = table.a_count[pair_key]
     a_rows = table.a_rows[_ragged(table.a_start[pair_key], a_count)]
-    code, held = np.unique(np.repeat(pair_row, a_count) * table.rows + a_rows,
-                           return_counts=True)
+    code, held = _counted(np.repeat(pair_row, a_count) * table.rows + a_rows)
     met = code[held >= table.needed[code % table.rows]]
     for r, a in zip(*(part.tolist() for part in np.divmod(met, table.rows))):
         out[r].append(a)
@@ -359,6 +358,16 @@ def _row_terms(batch: RawBatch, term_id: dict[str, int]):
     width = max(len(term_id), 1)
     pairs = _distinct(np.repeat(row, count[token]) * width + term)
     return np.divmod(pairs, width)
+
+
+def _counted(codes):
+    """The distinct whole numbers of an array, ascending, and how often each occurs
+    (``np.unique(codes, return_counts=True)``, by a sort)."""
+    codes = np.sort(codes)
+    if not len(codes):
+        return codes, codes
+    starts = np.r_[0, np.flatnonzero(codes[1:] != codes[:-1]) + 1]
+    return codes[starts], np.diff(np.r_[starts, len(codes)])
 
 
 def _distinct(codes):

@@ -467,6 +467,8 @@ class _Vocabulary(dict):
         self.dropped = False          # some raw token normalized to nothing
         self._dropped_chars: set[str] = set()
         self._dropped_class: re.Pattern[str] | None = None
+        #: a frozen vocabulary's ASCII tokens and ids as arrays (tokenize_arrow's)
+        self.arrow_known: tuple | None = None
 
     def __missing__(self, raw: str) -> int:
         token = self.normalize(raw)

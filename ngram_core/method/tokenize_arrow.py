@@ -57,8 +57,8 @@ from array import array
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .tokenize import (SOUND_MARKS, UNSPACED_BLOCKS, TokenizedRows, Tokenizer, _bmp_table,
-                       _in_token_class, tokenize_rows)
+from .tokenize import (SOUND_MARKS, UNKNOWN, UNSPACED_BLOCKS, TokenizedRows, Tokenizer,
+                       _bmp_table, _in_token_class, tokenize_rows)
 
 try:
     import numpy as np
@@ -288,6 +288,28 @@ def raw_token_array(texts: list[str], mode: str):
     return encoded.dictionary, as_numpy(encoded.indices), np.searchsorted(start_at, row_first)
 
 
+def _known_ids(dictionary, tokenizer: Tokenizer):
+    """The ids a frozen vocabulary gives distinct ASCII raw tokens (an Arrow string
+    array), looked up by Arrow: an ASCII token normalizes to itself lower-cased (L1)
+    or as it is, never to nothing, and a token A lacks is
+    :data:`~ngram_core.method.tokenize.UNKNOWN`: what the vocabulary itself gives,
+    without a Python string per token."""
+    known = tokenizer._vocab.arrow_known
+    if known is None:                     # A's ASCII tokens as an array, once
+        ascii_ids = [(token, ident) for token, ident in tokenizer._vocab.ids.items()
+                     if token.isascii()]
+        known = (string_array([token for token, _ in ascii_ids]),
+                 np.fromiter((ident for _, ident in ascii_ids), dtype=np.int64,
+                             count=len(ascii_ids)))
+        tokenizer._vocab.arrow_known = known
+    import pyarrow.compute as pc          # here: the tokenizer alone does not need it
+    tokens, ids = known
+    looked = pc.ascii_lower(dictionary) if "L1" in tokenizer.layers else dictionary
+    at = pc.index_in(looked, value_set=tokens)
+    return np.where(as_numpy(at.is_valid()).astype(bool), ids[as_numpy(at.fill_null(0))]
+                    if len(ids) else UNKNOWN, UNKNOWN)
+
+
 def as_numpy(array):
     """An Arrow array of whole numbers or booleans as a numpy array of numbers
     (booleans as 0 and 1; a null reads as whatever its slot holds), read from its
@@ -329,10 +351,13 @@ def token_ids(texts: list[str], tokenizer: Tokenizer, raw: list | None = None
     dictionary, index, bounds = raw_token_array(texts, tokenizer.mode)
     if raw is not None:
         raw.append((dictionary, index, bounds))
-    distinct = as_strings(dictionary)
     vocabulary = tokenizer._vocab            # distinct raw tokens, in first-seen order
-    id_of = np.fromiter(map(vocabulary.__getitem__, distinct), dtype=np.int64,
-                        count=len(distinct))
+    if vocabulary.frozen and holds_text(dictionary):
+        id_of = _known_ids(dictionary, tokenizer)
+    else:
+        distinct = as_strings(dictionary)
+        id_of = np.fromiter(map(vocabulary.__getitem__, distinct), dtype=np.int64,
+                            count=len(distinct))
     found = id_of[index]
     if len(found) and found.min() < 0:        # tokens that normalize to nothing
         kept = found >= 0
