@@ -388,6 +388,47 @@ def test_fields_first_read_past_the_first_mib_are_named(tmp_path, how):
     assert suite.results["gsm"].summary["b_fields"] == said[gz][0]
 
 
+def _dolly_mix(open_rows: int) -> list[dict]:
+    """Open questions first (their context an empty string), then questions on a passage,
+    one holding the test item in its context."""
+    rows = [{"instruction": f"Question number {j}: who painted picture {j} in gallery {j % 17}?",
+             "context": "", "response": f"It was painted by artist {j} around the year {1500 + j}.",
+             "category": "open_qa"} for j in range(open_rows)]
+    rows += [{"instruction": f"Using the passage, when was bridge {j} built?",
+              "context": f"Bridge {j} crosses river {j % 9}; it was finished in {1800 + j}.",
+              "response": f"In {1800 + j}.", "category": "closed_qa"} for j in range(300)]
+    rows[open_rows + 150]["context"] = "Annual report. " + Q_SYSTEM + " The vote passed."
+    return rows
+
+
+@pytest.mark.parametrize("form", ["jsonl", "parquet", "gz past the first MiB"])
+def test_a_field_that_is_an_empty_string_in_the_first_rows_is_read_where_it_holds_text(
+        tmp_path, form):
+    """A field holding "" in every row sampled is judged on the rows that hold text in
+    it, as a null or missing one is: read whole, as Parquet and streamed (where the
+    first MiB holds only empty strings there, the later rows are read by their own
+    shape)."""
+    import gzip
+    import pandas as pd
+    rows = _dolly_mix(30000 if form.startswith("gz") else 300)
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    train = write_jsonl(tmp_path / "train.jsonl", rows)
+    if form == "parquet":
+        train = tmp_path / "train.parquet"
+        pd.DataFrame(rows).to_parquet(train)
+    elif form.startswith("gz"):
+        train = tmp_path / "train.jsonl.gz"
+        train.write_bytes(gzip.compress((tmp_path / "train.jsonl").read_bytes()))
+    assert command_flagged(evals, train) == 1
+
+
+def test_a_test_sets_field_empty_in_its_first_rows_is_read_where_it_holds_text(tmp_path):
+    rows = _dolly_mix(300)
+    evals = write_jsonl(tmp_path / "eval.jsonl", rows)
+    train = write_jsonl(tmp_path / "train.jsonl", [{"text": "intro " + Q_SYSTEM + " outro"}])
+    assert command_flagged(evals, train) == 1
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

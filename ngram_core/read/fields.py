@@ -170,23 +170,25 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
 
 
 def _later_values(table: Table, records: list[dict], sample: int) -> dict[str, list]:
-    """For each field no record of the sample holds, its values in the first
-    ``sample`` records after it that do (one pass over the file's other records)::
+    """For each field no record of the sample holds (null, missing or an empty
+    string in every one), its values in the first ``sample`` records after it that
+    do (one pass over the file's other records)::
 
-        >>> t = Table("t.jsonl", "jsonl", ["q", "note"], [{"q": "a"}] * 3 + [{"q": "b", "note": "n"}])
+        >>> t = Table("t.jsonl", "jsonl", ["q", "note"], [{"q": "a", "note": ""}] * 3 +
+        ...           [{"q": "b", "note": "n"}])
         >>> _later_values(t, t.records[:2], 2)
         {'note': ['n']}
     """
     missing = set(table.fields)
     for record in records:
-        missing.difference_update(k for k, v in record.items() if v is not None)
+        missing.difference_update(k for k, v in record.items() if _holds(v))
     found: dict[str, list] = {}
     if not missing:
         return found
     for record in table.records[len(records):]:
         for key in missing.intersection(record):
             value = record[key]
-            if value is not None:
+            if _holds(value):
                 values = found.setdefault(key, [])
                 values.append(value)
                 if len(values) >= sample:
@@ -194,6 +196,11 @@ def _later_values(table: Table, records: list[dict], sample: int) -> dict[str, l
         if not missing:
             break
     return found
+
+
+def _holds(value) -> bool:
+    """Whether a field's value holds anything: not null, not an empty string."""
+    return value is not None and value != ""
 
 
 class _EarlierWords:
@@ -966,10 +973,11 @@ def shape_readings_steps(table: Table, fields: list[str]):
     have = set(table.fields)
     main = tuple(f for name in fields for f in _expand(table, name, have))
     keys: dict[tuple, list[int]] = {}
-    for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN)
-        key = tuple(record)
-        if None in record.values():
-            key = tuple(k for k, v in record.items() if v is not None)
+    for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN),
+        key = tuple(record)                          # nor is an empty string
+        values = record.values()
+        if None in values or "" in values:
+            key = tuple(k for k, v in record.items() if _holds(v))
         keys.setdefault(key, []).append(i)
     shapes: dict[frozenset, list[int]] = {}
     for key, members in keys.items():
