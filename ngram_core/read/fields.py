@@ -80,6 +80,10 @@ TREE_WORDS_PER_BRACKET = 3
 #: least this share of the sampled rows where both hold text (in all of them when
 #: fewer than :data:`FIXED_MIN_ROWS`, and at least two).
 COPY_SHARE = 0.9
+#: A text field may also be two earlier ones joined (HellaSwag's ``ctx`` is ``ctx_a``
+#: and ``ctx_b``): looked for among this many earlier text fields (a wide sheet's pairs
+#: are too many).
+JOINED_FIELDS = 16
 
 _URL = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+\s*")
 _CODE = re.compile(r"\s*[!-~]*[0-9_#~/][!-~]*\s*")       # one ASCII "word" with a digit or _#~/
@@ -238,6 +242,8 @@ class _EarlierWords:
             if _copies(counts, earlier_counts) and _copies(
                     [self.words(v) for v in values], [self.words(v) for v in earlier]):
                 return True
+        if 2 <= len(self.fields) <= JOINED_FIELDS and self._joined(values, counts):
+            return True
         index = len(self.fields)
         self.fields.append((values, counts))
         for row, count in enumerate(counts):
@@ -245,6 +251,36 @@ class _EarlierWords:
                 there = self.holding.setdefault((row, count), [])
                 if len(there) < 8:                   # enough to find a copy
                     there.append(index)
+        return False
+
+
+    def _joined(self, values: list, counts: list) -> bool:
+        """Whether these values are two earlier fields' joined, in field order, row
+        by row (their words one after the other; compared only where the token
+        counts add up)::
+
+            >>> seen = _EarlierWords(Tokenizer())
+            >>> a = ["A man is on a roof", "A dog runs", "She paints"]
+            >>> b = ["then he", "and jumps", "a wall"]
+            >>> for values in (a, b):
+            ...     _ = seen.copied(values, [seen.tokenizer.count(v) for v in values])
+            >>> both = [x + " " + y for x, y in zip(a, b)]
+            >>> seen._joined(both, [seen.tokenizer.count(v) for v in both])
+            True
+        """
+        for second in range(1, len(self.fields)):
+            later, later_counts = self.fields[second]
+            for first in range(second):
+                earlier, earlier_counts = self.fields[first]
+                summed = [x + y if x and y else 0 for x, y in zip(earlier_counts, later_counts)]
+                if not _copies(counts, summed):
+                    continue
+                joined = []
+                for x, y in zip(earlier, later):
+                    head, tail = self.words(x), self.words(y)
+                    joined.append(head + tail if head and tail else None)
+                if _copies([self.words(v) for v in values], joined):
+                    return True
         return False
 
 
