@@ -170,10 +170,14 @@ class Reading:
     is read from the fields detection chooses for the rows of its shape, and a
     *fixed* field (the same system prompt in nearly every row) is left out only
     where a row holds that text (see :func:`~ngram_core.read.fields.select_rows`).
-    Fields a person chose are read as chosen, in every row.
+    Fields a person chose are read as chosen, in every row. ``training``: a
+    training file's detected reading also reads a field left out as a label (short
+    strings in the rows sampled) in a row where it holds a sentence: a later row's
+    worked answer in a file whose first rows' ``output`` is "positive".
     """
     fields: tuple[str, ...]
     detected: bool = False
+    training: bool = False
 
 
 class ReadOptions(NamedTuple):

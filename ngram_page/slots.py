@@ -205,8 +205,9 @@ class Slot:
         except InputError as e:          # no field holds text: the person picks one
             detected, undetected = [], e
         ident = id_field_choice(table)
-        shaped, shape_note = shape_notes(table, Reading(tuple(detected), True)) if detected \
-            else ([], [])
+        training = self.key == "b"       # a training file's label fields' sentences too
+        shaped, shape_note = shape_notes(table, Reading(tuple(detected), True, training)) \
+            if detected else ([], [])
         notes = [*table.notes, *fixed_notes(stats, detected), *order_notes(table, detected),
                  *([ident.note] if ident.note else [])]
         return LoadedFile(name, data, table, stats, detected, undetected, ident.field or "",
@@ -492,7 +493,8 @@ class Slot:
                 fields = f.text_fields(choice.text_fields, self.like)
                 if not fields and f.undetected is not None:
                     raise f.undetected
-                reading = Reading(tuple(fields), not choice.text_fields)   # detected: by shape
+                reading = Reading(tuple(fields), not choice.text_fields,   # detected: by shape
+                                  self.key == "b")
                 selected = await runner.drive(select_rows_steps(f.table, reading, id_field))
                 starts.append(len(rows))
                 if not rows:

@@ -429,6 +429,51 @@ def test_a_test_sets_field_empty_in_its_first_rows_is_read_where_it_holds_text(t
     assert command_flagged(evals, train) == 1
 
 
+def _sft_mix(label_rows: int) -> list[dict]:
+    """Sentiment rows first (their output a label, their instruction the same), then
+    worked math rows, one holding the test item in its output."""
+    rows = [{"instruction": "Classify the sentiment of the review.",
+             "input": f"Review {j}: the hotel room {j} was clean, staff member {j} helped us.",
+             "output": "positive" if j % 2 else "negative"} for j in range(label_rows)]
+    rows += [{"instruction": "Solve the math word problem and explain each step.",
+              "input": f"Problem {j}: a shop sells {j} apples on Monday and {j + 3} later.",
+              "output": f"Step 1: add {j} and {j + 3}. Step 2: that makes {2 * j + 3} apples."}
+             for j in range(300)]
+    rows[label_rows + 120]["output"] = "Worked example. " + Q_SYSTEM + " Sixty times nine."
+    return rows
+
+
+@pytest.mark.parametrize("form", ["jsonl", "gz past the first MiB"])
+def test_a_training_field_of_labels_in_the_first_rows_is_read_where_it_holds_a_sentence(
+        tmp_path, form):
+    """A training file's output is a label in every row sampled (left out), a worked
+    answer in later rows: those are read (said in the reading's notes, as an
+    instruction read where it differs from the fixed one is)."""
+    import gzip
+    import io
+    rows = _sft_mix(30000 if form.startswith("gz") else 300)
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    train = write_jsonl(tmp_path / "train.jsonl", rows)
+    if form.startswith("gz"):
+        train = tmp_path / "train.jsonl.gz"
+        train.write_bytes(gzip.compress((tmp_path / "train.jsonl").read_bytes()))
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(evals), str(train), "--json"], stdout=out, stderr=err) == 0
+    summary = json.loads(out.getvalue())
+    assert summary["flagged"] == 1, err.getvalue()
+    if form == "jsonl":
+        assert "300 rows' output hold a sentence, not a label, and are read" in err.getvalue()
+
+
+def test_a_test_sets_label_field_stays_out_where_it_holds_a_sentence(tmp_path):
+    """The test side reads what a person would choose: a label field's occasional
+    sentence is not the item."""
+    rows = _sft_mix(300)
+    evals = write_jsonl(tmp_path / "eval.jsonl", rows)
+    train = write_jsonl(tmp_path / "train.jsonl", [{"text": "intro " + Q_SYSTEM + " outro"}])
+    assert command_flagged(evals, train) == 0
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

@@ -960,18 +960,33 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
         rows = yield from _rows_steps(table, [ShapeReading(tuple(fields), ())] * len(table.records),
                                       id_field, number_missing_ids)
         return rows
-    readings = yield from shape_readings_steps(table, asked)
+    readings = yield from shape_readings_steps(table, asked, reading.training)
+    rows = yield from _rows_steps(table, readings, id_field, number_missing_ids)
     if fields_read is not None:           # few distinct readings, shared by their rows
         fields_read.update(dict.fromkeys({id(r): r.fields for r in readings}.values()))
-    rows = yield from _rows_steps(table, readings, id_field, number_missing_ids)
     return rows
 
 
+class LeftOut(NamedTuple):
+    """A field left out of a shape's reading, read in a row where its value differs
+    from ``text`` (the fixed text most rows hold; ``""``: none) and is not blank; a
+    ``label``'s only where its value is a sentence (:func:`is_sentence`)."""
+    field: str
+    text: str
+    label: bool = False
+
+    def reads(self, value: str) -> bool:
+        """Whether a row's value of this field is read."""
+        return value != self.text and bool(value.strip()) and (not self.label or
+                                                               is_sentence(value))
+
+
 class ShapeReading(NamedTuple):
-    """How the rows of one shape are read: their text fields, expanded, and the fixed
-    fields left out where they hold their fixed text (``(field, text)``)."""
+    """How the rows of one shape are read: their text fields, expanded, and the fields
+    left out but read in the rows where they hold a text of their own
+    (:class:`LeftOut`: a fixed instruction's other values, a label's sentences)."""
     fields: tuple[str, ...]
-    fixed: tuple[tuple[str, str], ...]
+    fixed: tuple[LeftOut, ...]
 
 
 #: Shapes of record read each by its own fields, in order of first appearance; the
@@ -992,7 +1007,7 @@ def record_shape(fields) -> frozenset:
     return frozenset(name.split(".", 1)[0] for name in fields)
 
 
-def shape_readings_steps(table: Table, fields: list[str]):
+def shape_readings_steps(table: Table, fields: list[str], training: bool = False):
     """Each record's :class:`ShapeReading`, for fields detected as ``fields``.
 
     Records are grouped by :func:`record_shape` of their non-null fields. Where
@@ -1004,7 +1019,8 @@ def shape_readings_steps(table: Table, fields: list[str]):
     any other by its own. In every shape a *fixed* field (one text in nearly
     every sampled row, see :func:`_fixed`) is read in the rows whose value differs
     from that text: left out as an instruction repeated, never as a row's own
-    words.
+    words. ``training``: a training file's, whose fields left out as labels are
+    read in a row where they hold a sentence (see :func:`_fixed_values`).
     """
     have = set(table.fields)
     main = tuple(f for name in fields for f in _expand(table, name, have))
@@ -1018,7 +1034,7 @@ def shape_readings_steps(table: Table, fields: list[str]):
     shapes: dict[frozenset, list[int]] = {}
     for key, members in keys.items():
         shapes.setdefault(record_shape(key), []).extend(members)
-    main_fixed = _fixed_values(table, table.records[:SAMPLE_ROWS], main)
+    main_fixed = _fixed_values(table, table.records[:SAMPLE_ROWS], main, training)
     if len(shapes) == 1 and main:  # one shape, holding the file's fields: read by them
         return [ShapeReading(main, main_fixed)] * len(table.records)
     out: list[ShapeReading | None] = [None] * len(table.records)
@@ -1028,12 +1044,12 @@ def shape_readings_steps(table: Table, fields: list[str]):
         members.sort()
         reading = ShapeReading(main, main_fixed)
         if number < MAX_SHAPES:
-            own = yield from _shape_fields_steps(table, members)
+            own = yield from _shape_fields_steps(table, members, training)
             if own is not None and not set(own.fields) <= main_set:
                 reading = own
             elif number:              # the file's fields, its fixed ones judged on the shape
                 reading = ShapeReading(main, _fixed_values(
-                    table, [table.records[i] for i in members[:SAMPLE_ROWS]], main))
+                    table, [table.records[i] for i in members[:SAMPLE_ROWS]], main, training))
         for i in members:
             out[i] = reading
     return out
@@ -1069,7 +1085,7 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
     """
     if not reading.detected:
         return list(reading.fields), []
-    readings = run_steps(shape_readings_steps(table, list(reading.fields)))
+    readings = run_steps(shape_readings_steps(table, list(reading.fields), reading.training))
     by_fields: Counter = Counter(r.fields for r in readings)
     fields = list(reading.fields)
     notes = []
@@ -1080,13 +1096,18 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
         notes.append(f"rows read by their own fields: {each}")
     differing: Counter = Counter()
     for record, shape in zip(table.records, readings):
-        for f, text in shape.fixed:
-            value = record.get(f)
-            if value is not None and value_text(value) != text and value_text(value).strip():
-                differing[f] += 1
-    prompts = {f for shape in readings for f, text in shape.fixed if text}
+        for left in shape.fixed:
+            value = record.get(left.field)
+            if value is not None and left.reads(value_text(value)):
+                differing[left.field] += 1
+    prompts = {left.field for shape in readings for left in shape.fixed if left.text}
+    labels = {left.field for shape in readings for left in shape.fixed if left.label}
     for f, count in differing.items():
-        if f in prompts:
+        if f in labels and f not in prompts:
+            notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' {f} "
+                         f"{'holds' if count == 1 else 'hold'} a sentence, not a label, and "
+                         f"{'is' if count == 1 else 'are'} read".replace("row'", "row's", 1))
+        elif f in prompts:
             notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' {f} "
                          f"{'differs' if count == 1 else 'differ'} from the fixed text and "
                          f"{'is' if count == 1 else 'are'} read".replace("row'", "row's", 1))
@@ -1096,7 +1117,7 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
     return fields, notes
 
 
-def _shape_fields_steps(table: Table, members: list[int]):
+def _shape_fields_steps(table: Table, members: list[int], training: bool = False):
     """The :class:`ShapeReading` detection gives the records ``members`` of one shape,
     or None when none of their fields holds text (a field of single words, such as a
     label beside an empty text field, is none)."""
@@ -1114,12 +1135,12 @@ def _shape_fields_steps(table: Table, members: list[int]):
         return None               # a label or a word is no text of its own to read
     have = set(sub.fields)
     fields = tuple(f for name in chosen for f in _expand(sub, name, have))
-    fixed = _fixed_values(sub, sample, fields)
+    fixed = _fixed_values(sub, sample, fields, training)
     return ShapeReading(fields, fixed)
 
 
-def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
-                  ) -> tuple[tuple[str, str], ...]:
+def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...],
+                  labels: bool = False) -> tuple[LeftOut, ...]:
     """The fixed fields left out of ``fields`` (kind ``fixed``, as :func:`field_stats`
     judges one: text, one value in nearly every sampled row), each with its fixed
     text (the value most of the sampled rows hold). Judged on the raw values, so a
@@ -1130,7 +1151,11 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
     every row that holds one, however few rows do or wherever they are (a
     training row's own instructions can hold a test item). A shared one is here
     whatever its kind: "Be brief." in every row is a label's length, and a row
-    whose own system message differs from it is read::
+    whose own system message differs from it is read. With ``labels`` (a training
+    file), every other field left out whose sampled values are short strings (a
+    label, a category, or nothing at all), and every fixed one of another kind than
+    text, is here as a label: read in a row where it holds a sentence of its own
+    (:func:`is_sentence`)::
 
         >>> from ngram_core.table import flatten_record
         >>> rows = [flatten_record({"messages": [{"role": "user", "content": "Hi"}]})] * 3
@@ -1138,30 +1163,62 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...]
         ...                                          {"role": "user", "content": "Hi"}]}))
         >>> t = Table("c.jsonl", "jsonl", list(rows[-1]), rows, role_fields=["messages.user"])
         >>> _fixed_values(t, rows, ("messages.content",))
-        (('messages.system', ''),)
+        (LeftOut(field='messages.system', text='', label=False),)
     """
     chosen = set(fields)
     listed, outer, roles = set(table.list_fields), set(table.outer_fields), set(table.role_fields)
     system = system_fields(table)
-    id_field = None
-    fixed = []
+    id_field = (id_like_field(table) or "") if labels else None
+    fixed: list[LeftOut] = []
     for name in table.fields:
         if name in chosen or name in outer or name in roles:
             continue
         values = [r.get(name) for r in sample]
         if not _fixed(values):
             if name in system:
-                fixed.append((name, ""))
+                fixed.append(LeftOut(name, ""))
+            elif labels and name != id_field and _short_strings(values):
+                fixed.append(LeftOut(name, "", label=True))
             continue
-        if _kind(values, name in listed) != "text" and name not in system:
-            continue              # a system message is read where it differs, however short
         if id_field is None:
             id_field = id_like_field(table) or ""
         if name == id_field:
             continue
-        top = Counter(v for v in values if isinstance(v, str) and v.strip()).most_common(1)
-        fixed.append((name, top[0][0]))
+        text = _top(values)
+        if _kind(values, name in listed) == "text" or name in system:
+            fixed.append(LeftOut(name, text))   # a system message: however short
+        elif labels:
+            fixed.append(LeftOut(name, text, label=True))
     return tuple(fixed)
+
+
+def _top(values: list) -> str:
+    """The text most of a fixed field's values hold."""
+    top = Counter(v for v in values if isinstance(v, str) and v.strip()).most_common(1)
+    return top[0][0] if top else ""
+
+
+#: A value of at least this many words (or of this many characters of a script written
+#: without spaces) is a sentence, no label: read from a training file's label field.
+SENTENCE_WORDS = 6
+SENTENCE_CHARS = 12
+
+
+def is_sentence(text: str) -> bool:
+    """Whether a field's value holds a sentence (:data:`SENTENCE_WORDS` words or more,
+    or :data:`SENTENCE_CHARS` characters of a script written without spaces)::
+
+        >>> is_sentence("positive"), is_sentence("Step 1: add 3 and 4, then 7."), is_sentence("积极")
+        (False, True, False)
+    """
+    if len(text.split(None, SENTENCE_WORDS - 1)) >= SENTENCE_WORDS:
+        return True
+    return not text.isascii() and len(text.strip()) >= SENTENCE_CHARS and " " not in text.strip()
+
+
+def _short_strings(values: list) -> bool:
+    """Whether sampled values are a label's: strings that are no sentence, or nothing."""
+    return all(isinstance(v, str) and not is_sentence(v) for v in values if v is not None)
 
 
 def system_fields(table: Table) -> set[str]:
@@ -1180,9 +1237,10 @@ def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None
             yield number
         fields = reading.fields
         present = [(f, value_text(record.get(f))) for f in fields if record.get(f) is not None]
-        differing = [(f, value_text(record[f])) for f, text in reading.fixed
-                     if record.get(f) is not None and value_text(record[f]) != text
-                     and value_text(record[f]).strip()] if reading.fixed else ()
+        differing = [(left.field, value) for left in reading.fixed
+                     if record.get(left.field) is not None
+                     and left.reads(value := value_text(record[left.field]))
+                     ] if reading.fixed else ()
         if differing:         # a fixed field's own value in this row: read, in file order
             present = sorted([*present, *differing], key=lambda pair: order.get(pair[0], 0))
         any_text = any_text or bool(present)
@@ -1220,7 +1278,7 @@ def unread_fields(record: dict, reading: ShapeReading, id_field: str | None) -> 
         >>> unread_fields({"q": None, "label": "positive"}, ShapeReading(("q",), ()), None)
         []
     """
-    fixed = dict(reading.fixed)
+    fixed = {left.field: left.text for left in reading.fixed}
     out = []
     for name, value in record.items():
         if name == id_field or name in reading.fields or not isinstance(value, str):

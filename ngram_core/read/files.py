@@ -26,6 +26,7 @@ import lzma
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
@@ -523,8 +524,11 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
             table = read_path_table(path, options)
             stats = field_stats(table)
             choice = choose_fields(table, stats, fields, id_field, like)
-            selected = select_rows(table, choice.reading, choice.id_field or "")
-            read_fields, notes = shape_notes(table, choice.reading)
+            reading = choice.reading
+            if options.role == "b":        # a label field's sentences are searched too
+                reading = replace(reading, training=True)
+            selected = select_rows(table, reading, choice.id_field or "")
+            read_fields, notes = shape_notes(table, reading)
             choice = choice._replace(text_fields=read_fields, notes=[*choice.notes, *notes])
         except InputError as e:
             e.source = path            # name the file as given, .gz and all
