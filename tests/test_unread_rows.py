@@ -474,6 +474,31 @@ def test_a_test_sets_label_field_stays_out_where_it_holds_a_sentence(tmp_path):
     assert command_flagged(evals, train) == 0
 
 
+@pytest.mark.parametrize("name", ["c4-train.00000-of-01024.json.gz", "big.json"])
+def test_json_lines_named_json_is_read_streamed_as_whole(tmp_path, name, monkeypatch):
+    """C4's shards and Dataset.to_json's files are JSON Lines named .json: read as
+    such when streamed (compressed, or larger than B read whole: 1 MiB here), as
+    they are when read whole; decontaminate writes the cleaned shard line for line."""
+    import gzip
+    from ngram_core.read import files
+    monkeypatch.setattr(files, "INDEX_B_BYTES", 1 << 20)
+    rows = [{"text": f"Document {j} about harbor {j % 13} and the market of town {j}."}
+            for j in range(30000 if name == "big.json" else 50)]
+    rows[-7] = {"text": "Biology quiz: " + Q_SYSTEM}
+    data = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    (tmp_path / "c4").mkdir()
+    train = tmp_path / "c4" / name
+    train.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    assert command_flagged(evals, train) == 1
+    code, said = decontaminate_cli("--evals", str(evals), "--train", str(train),
+                                   "--out", str(tmp_path / "out"))
+    assert code == 0, said
+    cleaned = (tmp_path / "out" / name).read_bytes()
+    kept = b"".join(line for line in data.splitlines(True) if b"Biology quiz" not in line)
+    assert (gzip.decompress(cleaned) if name.endswith(".gz") else cleaned) == kept
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

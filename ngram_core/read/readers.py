@@ -344,6 +344,20 @@ def _check_options_fit(name: str, fmt: str, options: ReadOptions) -> None:
                                f"apply to plain-text files only")
 
 
+def holds_json_lines(text: str) -> bool:
+    """Whether a file's text (its start, whole lines) is JSON Lines, whatever its name:
+    an object on its first line, and more after it (C4's shards and
+    ``Dataset.to_json``'s files are named ``.json``)::
+
+        >>> holds_json_lines('{"a": 1}\\n{"a": 2}\\n'), holds_json_lines('{"a": [1,\\n 2]}')
+        (True, False)
+    """
+    head = text.lstrip()
+    first_line = LINE_BREAK.split(head, 1)[0]
+    return head[:1] == "{" and first_line.strip() != head.strip() and \
+        parses_as_json(first_line)
+
+
 def _sniff(text: str, by_extension: str | None, delimiter: str | None = None,
            text_rows: str | None = None) -> str:
     """Pick the format from the content, trusting the extension where it fits; a
@@ -351,10 +365,9 @@ def _sniff(text: str, by_extension: str | None, delimiter: str | None = None,
     cut it (a ``.txt`` of tabs read by line)."""
     head = text.lstrip()
     if head[:1] in ("[", "{") and not delimiter:
-        first_line = LINE_BREAK.split(head, 1)[0]
         if by_extension == "jsonl":
             return "json" if head[:1] == "[" and parses_as_json(head) else "jsonl"
-        if head[:1] == "{" and first_line.strip() != head.strip() and parses_as_json(first_line):
+        if holds_json_lines(head):
             return "jsonl"
         if by_extension in (None, "json") or parses_as_json(head):
             return "json"

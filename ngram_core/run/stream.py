@@ -56,7 +56,7 @@ from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, column
                     columnar_table, emptied_files, empty_read, file_read, is_columnar,
                     is_compressed, is_parquet,
                     iter_line_chunks,
-                    lines_before, read_file_bytes, read_line_block, read_path_table,
+                    lines_before, read_file_bytes, read_head_lines, read_line_block, read_path_table,
                     strip_compression)
 from ..report.definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
                           prepare_steps)
@@ -67,7 +67,8 @@ from ..method.match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify
                     short_pieces, short_rows_by_prefix)
 from ..read.fields import (SAMPLE_ROWS, ShortCount, choose_fields, field_stats, fields_beside,
                            select_rows, unread_counts)
-from ..read.readers import format_from_name, is_utf16, read_table, text_rows_read
+from ..read.readers import (format_from_name, holds_json_lines, is_utf16, read_table,
+                             text_rows_read)
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
                             head_table, is_json_array, json_array_tables)
 from ..table import ReadOptions, Reading, Row, Table
@@ -163,9 +164,12 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
                                        pieces=(first, end, pieces[-1][1])))
             continue
         fmt = options.format or format_from_name(strip_compression(path))
-        own = options._replace(format=fmt)
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
+        if fmt == "json" and options.format is None and holds_json_lines(
+                read_head_lines(path, 1 << 16).decode("utf-8", "replace")):
+            fmt = "jsonl"               # JSON Lines named .json, as read whole
+        own = options._replace(format=fmt)
         if fmt == "text" and (options.format is None or own.text_rows is None):
             # read as the whole file would be, decided once a file: a .txt may be a
             # table of tabs or JSON Lines; text is read in sentences, blocks or lines
