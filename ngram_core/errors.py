@@ -76,7 +76,7 @@ class InputError(ValueError):
         return (_rebuild, (self.source, self.message, self.line, self.row))
 
     def __str__(self) -> str:
-        where = shown(self.source)
+        where = visible(shown(self.source))     # a file name's bidi controls written out
         if self.line is not None:
             where += f", line {self.line}"
         elif self.row is not None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ngram_core.errors import visible
 from ngram_core.report.definitions import NAMES as DEFINITION_NAMES
 from ngram_core.report.export import csv_line, neutralize
 from ngram_core.report.summary import counted_table, flagged_figure, headline, percent
@@ -98,7 +99,10 @@ def _frame(columns: Sequence[str], rows: Sequence[Mapping[str, Any]],
 
 
 def _short(text: Any, width: int = SHOWN_CHARS) -> str:
-    text = " ".join(str(text).split())
+    """A value as a display shows it: on one line, cut at ``width``, its control and
+    bidirectional characters written out (an id ``\u202efdp.exe`` never shows as
+    ``exe.pdf``)."""
+    text = visible(" ".join(str(text).split()))
     return text if len(text) <= width else text[:width - 1] + "…"
 
 

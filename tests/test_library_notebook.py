@@ -105,6 +105,28 @@ def test_a_result_and_a_suite_show_in_a_few_kilobytes_with_the_verdict(tmp_path)
     assert "30 of 30 evals found in the training data; 60 of 20,000 training rows removed" \
         in page
     assert "eval &lt;0&gt;" in page and "SECRETTRAININGWORD" not in page
+    # the engine's report, a public attribute typed alone, is a line too
+    assert len(repr(result.report)) < 200 and "SECRETTRAININGWORD" not in repr(result.report)
+
+
+def test_bidirectional_controls_in_ids_and_names_are_shown_written_out(tmp_path):
+    """A right-to-left override in an id, a file name or an eval's name shows as
+    ``\\u202e`` in the displays and in an error, as on the page and in the terminal:
+    an id ``\\u202efdp.exe`` never reads "exe.pdf". The data keeps the id as it is."""
+    rlo = "\u202e"
+    body = "the quick brown fox jumps over the lazy dog near the quiet river bank today"
+    train = tmp_path / f"train{rlo}lnosj.jsonl"
+    train.write_text(json.dumps({"id": f"{rlo}gnp.doc", "text": "seen: " + body}) + "\n")
+    result = ngram_overlap.check([{"id": f"{rlo}fdp.exe", "text": body}], train)
+    suite = ngram_overlap.decontaminate({f"quiz{rlo}lmth": [body]}, train)
+    for value in (result, suite):
+        shown, page = shown_in_a_notebook(value)
+        assert rlo not in shown and rlo not in page
+    assert "\\u202efdp.exe" in result._repr_html_()
+    assert result.rows[0]["a_id"] == f"{rlo}fdp.exe"
+    with pytest.raises(ngram_overlap.InputError) as info:
+        ngram_overlap.check([body], tmp_path / f"missing{rlo}.jsonl")
+    assert rlo not in str(info.value) and "missing\\u202e.jsonl" in str(info.value)
 
 
 def test_the_suites_frames_one_row_per_eval_and_the_found_table():

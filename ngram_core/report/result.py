@@ -32,7 +32,7 @@ if TYPE_CHECKING:                 # the page's start reads no file from disk
     from ..read.files import FileRead
 
 
-@dataclass
+@dataclass(repr=False)
 class Report:
     """The rows of A, one match per row, the summary, and where B's rows came from.
 
@@ -51,6 +51,13 @@ class Report:
 
     def __post_init__(self) -> None:
         self.ordered = worst_first(self.matches)
+
+    def __repr__(self) -> str:
+        """A line, not the rows (a notebook prints a value typed alone: a test set's
+        and a training set's texts would be megabytes)."""
+        s = self.summary
+        return (f"<{type(self).__name__}: {s.flagged:,} of {s.checkable:,} checkable rows "
+                f"flagged, {s.rows:,} rows of A, {s.b_rows:,} of B, n={s.n}>")
 
     def b_id(self, b_row: int) -> str:
         """The id of B row ``b_row`` (0-based, counted across all B files)."""

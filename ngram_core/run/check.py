@@ -56,7 +56,7 @@ _STAGE_SPAN = {"tokenize A": (0.0, 0.15), "tokenize B": (0.15, 0.15), "index B":
                "offsets": (0.9, 0.1), "stream B": (0.0, 1.0)}
 
 
-@dataclass
+@dataclass(repr=False)
 class CheckResult(Report):
     """Everything a single-machine check found, and what the page needs to draw it:
     B's rows, both files' tokens and B's index, for the highlights."""

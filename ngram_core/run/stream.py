@@ -829,7 +829,7 @@ class Combined:
 
 # --- the caller -----------------------------------------------------------------
 
-@dataclass
+@dataclass(repr=False)
 class StreamedResult(Report):
     """What streaming B found: a :class:`~ngram_core.report.summary.Report` whose B ids came
     back with the partials (B's rows are never held)."""
