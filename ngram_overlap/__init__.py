@@ -98,7 +98,10 @@ class _Files:
             self.folder = tempfile.mkdtemp(prefix="ngram-overlap-")
         own = os.path.join(self.folder, str(len(self.names)))   # its own folder: its name
         os.mkdir(own)                                           # is the data's
-        path = os.path.join(own, f"{os.path.basename(name) or 'rows'}.jsonl")
+        base = os.path.basename(name)
+        if not base or "\0" in base or len(base.encode("utf-8", "surrogatepass")) > 200:
+            base = "rows"                 # a name no file can take: the folder keeps it apart
+        path = os.path.join(own, f"{base}.jsonl")
         self.names[path] = name
         with open(path, "w", encoding="utf-8") as f:
             for record in _records(data, name):
@@ -142,8 +145,9 @@ def data_paths(data: Any, name: str) -> list[str] | None:
         raise InputError(name, "is an open file without a path: give its path, or its rows")
     if isinstance(data, Mapping):
         keys = [str(k) for k in list(data)[:6]]
-        example = next((k for k in ("test", "validation", "train") if k in data), keys[0] if keys
-                       else "test")
+        liked = ("train", "validation", "test") if name == "train" else ("test", "validation",
+                                                                          "train")
+        example = next((k for k in liked if k in data), keys[0] if keys else liked[0])
         raise InputError(name, f"is a mapping of {len(data):,} data sets ({', '.join(keys)}"
                                f"{', ...' if len(data) > 6 else ''}), such as a DatasetDict "
                                f"of splits: give one, such as data[{example!r}]")
@@ -181,9 +185,9 @@ def _records(data: Any, name: str = "data") -> Iterator[dict]:
     """Records from strings, dicts, a pandas DataFrame or any iterable of them, their
     values as data (see :mod:`ngram_overlap.values`)."""
     if hasattr(data, "to_dict") and hasattr(data, "columns"):       # a DataFrame
-        data = data.to_dict("records")
+        data = _whole_numbers_back(data).to_dict("records")
     elif hasattr(data, "to_pylist") and hasattr(data, "column_names"):  # an Arrow table
-        data = data.to_pylist()
+        data = _whole_numbers_back_arrow(data).to_pylist()
     for i, item in enumerate(data):
         if isinstance(item, str):
             yield {"text": item}
@@ -192,6 +196,36 @@ def _records(data: Any, name: str = "data") -> Iterator[dict]:
         else:
             raise InputError(name, f"row {i + 1} is {kind_of(item)}: give strings or "
                                    f"dicts (records)")
+
+
+def _whole_numbers_back(frame: Any) -> Any:
+    """A DataFrame whose float columns that hold missing values and only whole numbers
+    otherwise are whole numbers again: pandas reads a column of integers with a gap
+    as floats (ids 1, 2, _, 4 become 1.0, 2.0, NaN, 4.0), which the file it came from
+    wrote as integers (read so by the command: ``"1"``, not ``"1.0"``)."""
+    fixed = {}
+    for column in frame.columns:
+        values = frame[column]
+        if getattr(values.dtype, "kind", "") == "f" and values.isna().any():
+            present = values.dropna()
+            if len(present) and bool((present == present.round()).all()) and \
+                    bool((present.abs() < 2 ** 53).all()):
+                fixed[column] = values.astype("Int64")
+    return frame.assign(**fixed) if fixed else frame
+
+
+def _whole_numbers_back_arrow(table: Any) -> Any:
+    """:func:`_whole_numbers_back` for an Arrow table (or record batch)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    for i, name in enumerate(table.column_names):
+        column = table.column(i)
+        if pa.types.is_floating(column.type) and column.null_count:
+            present = pc.drop_null(column)
+            if len(present) and pc.all(pc.equal(present, pc.round(present))).as_py() and \
+                    pc.max(pc.abs(present)).as_py() < 2 ** 53:
+                table = table.set_column(i, name, column.cast(pa.int64()))
+    return table
 
 
 def _source(data: Any, name: str) -> str:
@@ -203,8 +237,9 @@ def _evals(evals: Mapping[str, Data] | Sequence[Data]) -> dict[str, Data]:
     """Evals by name: a mapping as it is; in a list, each path or glob is its files,
     each an eval named by its path (as ``decontaminate EVALS...`` reads them), and
     any other item (rows) is ``eval1``, ``eval2``..."""
-    if isinstance(evals, Mapping):
-        return dict(evals)
+    if isinstance(evals, Mapping):           # a name is text: 2019, ("mmlu", "test")
+        return {name if isinstance(name, str) else str(name): data
+                for name, data in evals.items()}
     if isinstance(evals, (str, os.PathLike)):
         evals = [evals]
     named: dict[str, Data] = {}

@@ -31,6 +31,9 @@ from ngram_core.table import ReadOptions
 
 #: The keywords that are no flag: the positions kept per window (fixed on the command).
 OWN_KEYWORDS = ("cap",)
+#: Keywords that say a flag the other way round: ``rephrase=False`` is ``--no-rephrase``
+#: (``run_check``'s ``Settings`` calls it so).
+NEGATED = {"rephrase": "no_rephrase"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,12 +68,18 @@ class Chosen:
     """The keywords given, as the command's settings and each side's reading."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
-        known = set(KEYWORDS) | set(OWN_KEYWORDS)
+        known = set(KEYWORDS) | set(OWN_KEYWORDS) | set(NEGATED)
         unknown = set(options) - known
         if unknown:
             raise TypeError(f"unknown settings: {', '.join(sorted(unknown))} (known: the "
                             f"command's flags as keywords, see help(ngram_overlap.options): "
                             f"{', '.join(sorted(known))})")
+        options = dict(options)
+        for keyword, flag in NEGATED.items():
+            if keyword in options:
+                if flag in options:
+                    raise TypeError(f"{keyword} and {flag} are one setting: give one")
+                options[flag] = not options.pop(keyword)
         args = _parser().parse_args([])
         given: dict[str, str] = {}
         for keyword, value in options.items():

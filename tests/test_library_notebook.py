@@ -185,6 +185,55 @@ def test_frames_of_pandas_readers_give_the_files_result(tmp_path):
     same(ngram_overlap.check(frame, training()), ngram_overlap.check(c4, training()))
 
 
+def test_integer_ids_with_a_gap_read_by_pandas_are_the_files_ids(tmp_path):
+    """pandas reads a column of integers with a gap as floats: the ids stay "1", "3",
+    as the command reads the file (and as an eval's scores are keyed), from a
+    DataFrame and from an Arrow table."""
+    body = "Janet has sixteen ducks that lay eggs every single morning and she eats three"
+    records = [{"id": i + 1, "text": f"{body} {i}"} for i in range(4)]
+    records[1]["id"] = None
+    path = tmp_path / "a.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    frame = pd.read_json(path, lines=True)
+    assert frame["id"].dtype == "float64"
+    want = [r["a_id"] for r in ngram_overlap.check(path, [body], id_field="id").rows]
+    assert want == ["1", "2", "3", "4"]
+    for data in (frame, pa.Table.from_pandas(frame, preserve_index=False)):
+        assert [r["a_id"] for r in ngram_overlap.check(data, [body], id_field="id").rows] == want
+    scores = pd.DataFrame({"id": [1.5, None, 2.0], "text": [body, body, body]})
+    assert [r["a_id"] for r in ngram_overlap.check(scores, [body], id_field="id").rows][0] == "1.5"
+
+
+@pytest.mark.parametrize("name, shown", [(2019, "2019"), (("mmlu", "test"), "('mmlu', 'test')"),
+                                         ("x" * 300, "xxxx"), ("a\0b", "a\\x00b"),
+                                         ("数学" * 80, "数学")])
+def test_any_eval_name_names_its_eval(name, shown):
+    """An eval's name is text whatever it was given as; one no file can be named
+    (too long, a NUL) still names its eval."""
+    body = "Janet has sixteen ducks that lay eggs every single morning and she eats three"
+    suite = ngram_overlap.decontaminate({name: [body]}, ["seen: " + body])
+    assert shown in repr(suite) and suite.to_pandas()["flagged"].tolist() == [1]
+
+
+def test_a_dict_of_splits_is_refused_naming_the_split_each_side_wants():
+    splits = {"train": ["a b c"], "test": ["d e f"]}
+    with pytest.raises(ngram_overlap.InputError, match=r"data\['test'\]"):
+        ngram_overlap.check(splits, ["x"])
+    with pytest.raises(ngram_overlap.InputError, match=r"data\['train'\]"):
+        ngram_overlap.check(["x"], splits)
+
+
+def test_rephrase_false_is_no_rephrase():
+    body = "Janet has sixteen ducks that lay eggs every single morning and she eats three"
+    off = ngram_overlap.check([body], ["Janet owns sixteen ducks laying eggs each morning"],
+                              rephrase=False)
+    assert off.summary == ngram_overlap.check([body], ["Janet owns sixteen ducks laying eggs "
+                                                       "each morning"], no_rephrase=True).summary
+    assert off.rows[0].get("similarity") is None and "rephrased" not in off.columns
+    with pytest.raises(TypeError, match="one setting"):
+        ngram_overlap.check([body], [body], rephrase=False, no_rephrase=True)
+
+
 def test_a_cell_that_is_no_data_is_refused_naming_its_column():
     frame = pd.DataFrame({"text": ["a b c", "d e f"], "blob": [1, object()]})
     with pytest.raises(ngram_overlap.InputError, match="train: row 2, column 'blob'"):
