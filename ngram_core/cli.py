@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -23,8 +22,6 @@ from .report.clean_split import CLEAN_BY
 from .report.contamination import (ScoreSource, clean_split, definitions_steps_for, needs_definitions,
                             score_column, score_report)
 from .errors import InputError, shown
-from .read.fields import (ShortCount, longer_fields, short_rows_warning,
-                     unchecked_text_notice)
 from .read.files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
                     file_stamps, index_b_whole, load_rows_by_file, one_test_file, unread_warning,
                     read_file_bytes, read_path_table)
@@ -35,7 +32,8 @@ from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_r
 from .table import ReadOptions
 from .report.summary import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
                      settings_line)
-from .report.result import Report, b_file_counts, training_accounts
+from .report.notes import short_warnings, unchecked_text_notes
+from .report.result import Report, training_accounts
 from .method.settings import Settings
 from .steps import run_steps
 
@@ -145,50 +143,6 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths:
         from .run.stream import check_streamed
         result = check_streamed(a_rows, b_paths, settings, **options)
     return result, reads + [("B", read) for read in result.b_reads]
-
-
-def short_warnings(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
-    """The files whose rows are mostly too short to match, counted over every row by
-    the check (A's from its matches, each B file's by the walk past it)."""
-    s = result.summary
-    counts: list[tuple[str, FileRead, ShortCount]] = [
-        ("A", reads[0][1], ShortCount(s.rows, s.blank, s.short, s.n))]
-    b_reads = [read for role, read in reads if role == "B"]
-    counts += [("B", read, count) for read, count in b_file_counts(result, b_reads)]
-    out = []
-    for role, read, count in counts:
-        longer = longer_fields(list(read.stats), s.n, read.text_fields)
-        warning = short_rows_warning(count, read.text_fields, longer)
-        side = role.lower()
-        if warning and longer:
-            warning += f" Read one with --{side}-field {shlex.quote(longer[0].name)}."
-        if warning and read.text_rows == "line":
-            warning += (f" A text file of documents separated by blank lines reads one row per "
-                        f"document with --{side}-text-rows paragraph.")
-        if warning:
-            out.append(f"Warning: {role} {read.path}: {warning}")
-    return out
-
-
-def unchecked_text_notes(result: Report, reads: list[tuple[str, FileRead]]) -> list[str]:
-    """When nothing was flagged, the text fields the check left out, with the flag
-    that checks them: for A, and for the first B file holding any (with how many
-    other B files do too: B may be hundreds of shards)."""
-    if result.summary.flagged:
-        return []
-    notes = []
-    for role in ("A", "B"):
-        holding = [read for r, read in reads if r == role and read.other_text]
-        if not holding:
-            continue
-        read = holding[0]
-        name = read.other_text[0].name
-        notice = unchecked_text_notice(role, read.text_fields, list(read.other_text))
-        more = (f" {len(holding) - 1} more B file{'s' if len(holding) > 2 else ''} "
-                "hold other text too." if len(holding) > 1 else "")
-        notes.append(f"Note: {read.path}: {notice} Check {name} with "
-                     f"--{role.lower()}-field {shlex.quote(name)}.{more}")
-    return notes
 
 
 def render_field_table(result: Report) -> str:

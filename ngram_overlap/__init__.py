@@ -80,6 +80,12 @@ class _Files:
             return [self.named(v) for v in value]
         return value
 
+    def named_in(self, text: str) -> str:
+        """A sentence with each temporary file's path in it replaced by its data's name."""
+        for path, name in self.names.items():
+            text = text.replace(path, name)
+        return text
+
     def __enter__(self) -> _Files:
         return self
 
@@ -265,13 +271,17 @@ def _named_errors(files: _Files) -> Iterator[None]:
 
 
 def _result(report: Any, files: _Files, test: str, train: Sequence[str],
-            b_reads: Sequence[Any]) -> Result:
-    """The result as the command's ``--json`` and rows give it, data named as given."""
+            a_reads: Sequence[Any], b_reads: Sequence[Any]) -> Result:
+    """The result as the command's ``--json`` and rows give it, data named as given,
+    with the lines the command writes on stderr about its files as ``notes``."""
+    from ngram_core.report.notes import run_notes
     columns, rows, text = typed_rows(report.rows_csv(), report, files.named)
     summary = {**report.summary.as_dict(),
                "training_files": training_accounts(report, b_reads)}
+    reads = [("A", read) for read in a_reads] + [("B", read) for read in b_reads]
     return Result(files.named(summary), rows, report, columns,
-                  files.named(test), [files.named(p) for p in train], text)
+                  files.named(test), [files.named(p) for p in train], text,
+                  [files.named_in(line) for line in run_notes(report, reads)])
 
 
 def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | None = None,
@@ -321,7 +331,7 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
             b_reads = report.b_reads
         if on_progress is not None:
             on_progress.close()
-        return _result(report, files, a_paths[0], b_paths, b_reads)
+        return _result(report, files, a_paths[0], b_paths, a_reads, b_reads)
 
 
 def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,

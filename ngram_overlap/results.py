@@ -137,6 +137,10 @@ class Result:
     test: str = "test"
     train: list[str] = field(default_factory=lambda: ["train"])
     csv_text: str = ""
+    #: what the command says on stderr about the files: each one's reading (rows, text
+    #: and id fields, encoding, dialect), warnings (rows too short to match), notes
+    #: (text left out), the training rows left unread; nothing is printed
+    notes: list[str] = field(default_factory=list)
 
     def to_pandas(self) -> Any:
         """The rows as a pandas DataFrame, each column of one dtype whatever the rows

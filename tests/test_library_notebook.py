@@ -234,6 +234,22 @@ def test_rephrase_false_is_no_rephrase():
         ngram_overlap.check([body], [body], rephrase=False, no_rephrase=True)
 
 
+def test_the_commands_lines_about_its_files_are_the_results_notes(tmp_path):
+    """Nothing is printed; what the command says on stderr about the files (the
+    reading, an encoding read, a warning) is ``notes``, the same lines."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.jsonl"
+    a.write_text('id,text\n1,"short row one\n2,"short row two\n')
+    b.write_bytes("".join(json.dumps({"id": i, "text": f"café row {i} lorem ipsum dolor"},
+                                     ensure_ascii=False) + "\n" for i in range(20)).encode("cp1252"))
+    out, err = io.StringIO(), io.StringIO()
+    from ngram_core.cli import main
+    assert main([str(a), str(b)], stdout=out, stderr=err) == 0
+    result = ngram_overlap.check(a, b)
+    assert result.notes == [line for line in err.getvalue().splitlines() if line.strip()]
+    assert any("read as Windows-1252" in line for line in result.notes)
+    assert ngram_overlap.check(["one two"], ["three four"]).notes[0].startswith("A test: 1 row")
+
+
 def test_a_cell_that_is_no_data_is_refused_naming_its_column():
     frame = pd.DataFrame({"text": ["a b c", "d e f"], "blob": [1, object()]})
     with pytest.raises(ngram_overlap.InputError, match="train: row 2, column 'blob'"):
