@@ -363,7 +363,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     _accepted(train, "train")
     on_progress = reporter(progress)
     with _Files() as files, _named_errors(files):
-        sets, eval_paths = [], []
+        sets, eval_paths, eval_reads = [], [], []
         for name, data in named.items():
             if on_progress is not None:
                 on_progress(Reading(f"read {name}"))
@@ -371,9 +371,12 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
             if len(paths) > 1:
                 raise several_test_files(_source(data, name), paths)
             eval_paths.append(paths[0])
-            sets.append(read_eval(paths[0], name, fields=chosen.a_fields,
-                                  id_field=chosen.a_id_field,
-                                  options=chosen.read_options("a", paths[0] in files.names))[0])
+            eval_set, eval_read = read_eval(paths[0], name, fields=chosen.a_fields,
+                                            id_field=chosen.a_id_field,
+                                            options=chosen.read_options("a",
+                                                                        paths[0] in files.names))
+            sets.append(eval_set)
+            eval_reads.append(eval_read)
         if on_progress is not None:
             on_progress(Reading("read train"))
         b_paths = files.paths(train, "train")
@@ -406,6 +409,6 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
             keep[entry["file"]] = mask
         if on_progress is not None:
             on_progress.close()
-        return SuiteResult({name: _result(r, files, name, b_paths, r.b_reads)
-                            for name, r in zip(named, suite.results)},
+        return SuiteResult({name: _result(r, files, name, b_paths, [read], r.b_reads)
+                            for name, r, read in zip(named, suite.results, eval_reads)},
                            report, removed, keep)

@@ -250,6 +250,18 @@ def test_the_commands_lines_about_its_files_are_the_results_notes(tmp_path):
     assert ngram_overlap.check(["one two"], ["three four"]).notes[0].startswith("A test: 1 row")
 
 
+@pytest.mark.parametrize("lines", [1, 3])
+def test_json_named_csv_is_read_alike_by_check_and_decontaminate(tmp_path, lines):
+    body = "the quick brown fox jumps over the lazy dog near the quiet river bank today again"
+    train = tmp_path / "train.csv"
+    train.write_text("".join(json.dumps({"id": f"b{i}", "text": f"seen {i}: " + body}) + "\n"
+                             for i in range(lines)))
+    assert ngram_overlap.check([body], train).summary["flagged"] == 1
+    suite = ngram_overlap.decontaminate({"quiz": [body]}, train)
+    assert suite.to_pandas()["flagged"].tolist() == [1]
+    assert suite.results["quiz"].notes[0].startswith("A quiz: 1 row")
+
+
 def test_a_cell_that_is_no_data_is_refused_naming_its_column():
     frame = pd.DataFrame({"text": ["a b c", "d e f"], "blob": [1, object()]})
     with pytest.raises(ngram_overlap.InputError, match="train: row 2, column 'blob'"):

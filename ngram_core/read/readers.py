@@ -358,19 +358,33 @@ def holds_json_lines(text: str) -> bool:
         parses_as_json(first_line)
 
 
+def json_format(text: str, by_extension: str | None) -> str | None:
+    """``"json"`` or ``"jsonl"`` when a file's text (its start, whole lines) is JSON,
+    whatever its name says (None: it is not), as every reader decides it::
+
+        >>> json_format('{"a": 1}\\n', "csv"), json_format('{"a": 1}\\n{"a": 2}', "json")
+        ('json', 'jsonl')
+    """
+    head = text.lstrip()
+    if head[:1] not in ("[", "{"):
+        return None
+    if by_extension == "jsonl":
+        return "json" if head[:1] == "[" and parses_as_json(head) else "jsonl"
+    if holds_json_lines(head):
+        return "jsonl"
+    if by_extension in (None, "json") or parses_as_json(head):
+        return "json"
+    return None
+
+
 def _sniff(text: str, by_extension: str | None, delimiter: str | None = None,
            text_rows: str | None = None) -> str:
     """Pick the format from the content, trusting the extension where it fits; a
     file not named as JSON, CSV or TSV is text when ``text_rows`` says how to
     cut it (a ``.txt`` of tabs read by line)."""
-    head = text.lstrip()
-    if head[:1] in ("[", "{") and not delimiter:
-        if by_extension == "jsonl":
-            return "json" if head[:1] == "[" and parses_as_json(head) else "jsonl"
-        if holds_json_lines(head):
-            return "jsonl"
-        if by_extension in (None, "json") or parses_as_json(head):
-            return "json"
+    found = json_format(text, by_extension) if not delimiter else None
+    if found is not None:
+        return found
     if by_extension in ("json", "jsonl"):
         return by_extension      # not JSON at all: let its reader say where
     if delimiter:

@@ -67,7 +67,7 @@ from ..method.match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify
                     short_pieces, short_rows_by_prefix)
 from ..read.fields import (SAMPLE_ROWS, ShortCount, choose_fields, field_stats, fields_beside,
                            select_rows, unread_counts)
-from ..read.readers import (format_from_name, holds_json_lines, is_utf16, read_table,
+from ..read.readers import (format_from_name, is_utf16, json_format, read_table,
                              text_rows_read)
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
                             head_table, is_json_array, json_array_tables)
@@ -166,9 +166,10 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         fmt = options.format or format_from_name(strip_compression(path))
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
-        if fmt == "json" and options.format is None and holds_json_lines(
-                read_head_lines(path, 1 << 16).decode("utf-8", "replace")):
-            fmt = "jsonl"               # JSON Lines named .json, as read whole
+        if fmt in ("json", "csv", "tsv") and options.format is None:
+            # JSON Lines named .json, JSON named .csv: read as they are read whole
+            fmt = json_format(read_head_lines(path, 1 << 16).decode("utf-8", "replace"),
+                              fmt) or fmt
         own = options._replace(format=fmt)
         if fmt == "text" and (options.format is None or own.text_rows is None):
             # read as the whole file would be, decided once a file: a .txt may be a
