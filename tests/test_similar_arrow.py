@@ -88,6 +88,27 @@ def test_the_batch_index_of_a_generated_test_set_is_the_row_by_row_index():
     same_index(run_steps(similar_arrow.index_steps(texts)), SimilarIndex.of(texts), texts)
 
 
+def test_the_check_reads_the_lens_by_batch_or_row_by_row_to_the_same_rows(monkeypatch):
+    """The check in memory takes the batch path where numpy and pyarrow are loaded or
+    the rows are many, else the row-by-row one: the same rows CSV either way."""
+    import random
+    from ngram_core import Row, Settings, run_check
+    from ngram_core.run import check
+    rnd = random.Random(5)
+    vocab = [f"w{i}" for i in range(300)] + ["Janet", "16", "ducks", "hasCloseElements", "日本"]
+    a = [" ".join(rnd.choices(vocab, k=30)) for _ in range(300)]
+    b = [" ".join(rnd.choices(vocab, k=10)) + " " + a[i] for i in range(0, 300, 7)]
+    b += [" ".join(rnd.choices(vocab, k=40)) for _ in range(300)]
+    a_rows = [Row(i, str(i), t) for i, t in enumerate(a, 1)]
+    b_rows = [Row(i, str(i), t) for i, t in enumerate(b, 1)]
+    made = {}
+    for batch in (True, False):
+        monkeypatch.setattr(check, "_by_batch", lambda *_: batch)
+        made[batch] = run_check(a_rows, b_rows, Settings()).rows_csv()
+    assert made[True] == made[False]
+    assert check.LENS_BATCH_CHARS > 4 * 2**20      # a 2 MB x 2 MB check loads nothing more
+
+
 def test_rows_the_batch_cannot_read_alike_are_left_to_the_row_by_row_method(monkeypatch):
     index = SimilarIndex.of(["Janet has 16 ducks.", "ภาษาไทย ducks 16 Janet"])
     texts = ["Janet has 16 ducks today", "ภาษาไทย Janet 16 ducks", "Janet \ud800 16 ducks"]

@@ -15,6 +15,7 @@ iterating); :func:`run_check` runs it to the end for the command line.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -27,7 +28,7 @@ from ..table import Row
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
-from ..method.similar import set_similar
+from ..method.similar import SimilarIndex, set_similar
 from ..method.template import NO_TEMPLATE, Template, find_template_steps, left_out
 from ..steps import relabel, run_steps, stage_fraction
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
@@ -199,16 +200,43 @@ def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row], every: int = 256
     and pyarrow are installed, A's terms and B's candidates are found many rows at
     once (:mod:`~ngram_core.method.similar_arrow`: the same index, the same rows),
     16 times ``every`` B rows a step."""
-    # imported here: the tab's start (its snapshot) leaves the batch modules out
-    from ..method.similar_arrow import AVAILABLE, candidates_of, index_steps
-    index = yield from relabel(index_steps([row.text for row in a_rows]), lambda _: 0)
+    a_texts = [row.text for row in a_rows]
+    if _by_batch(a_rows, b_rows):
+        # imported here: the tab's start (its snapshot) leaves the batch modules out
+        from ..method import similar_arrow
+        batch = similar_arrow.AVAILABLE
+        index = yield from relabel(similar_arrow.index_steps(a_texts), lambda _: 0)
+    else:
+        batch = False
+        index = yield from relabel(SimilarIndex.of_steps(a_texts), lambda _: 0)
     best: dict[int, tuple[float, int]] = {}
-    every = every * 16 if AVAILABLE else every
+    every = every * 16 if batch else every
     for first in range(0, len(b_rows), every):
         texts = [row.text for row in b_rows[first:first + every]]
-        index.fold(texts, first, best, candidates_of(index, texts))
+        index.fold(texts, first, best, similar_arrow.candidates_of(index, texts)
+                   if batch else None)
         yield min(first + every, len(b_rows))
     return best
+
+
+#: Characters of A and B together from which the lens reads rows by batch in memory
+#: even where numpy and pyarrow are not loaded yet: loading them (about 0.25 s) costs
+#: more than the batch saves on fewer (a 2 MB x 2 MB check).
+LENS_BATCH_CHARS = 8 * 2**20
+
+
+def _by_batch(a_rows: Sequence[Row], b_rows: Sequence[Row]) -> bool:
+    """Whether the lens should read the rows by batch (numpy and pyarrow, where
+    installed: the same index and rows, faster): where they are loaded already (a
+    notebook's pandas), or the rows are many (:data:`LENS_BATCH_CHARS`)."""
+    if "numpy" in sys.modules and "pyarrow" in sys.modules:
+        return True
+    chars = 0
+    for row in (*a_rows, *b_rows):
+        chars += len(row.text)
+        if chars >= LENS_BATCH_CHARS:
+            return True
+    return False
 
 
 def run_check(a_rows: list[Row], b_rows: list[Row], settings: Settings = Settings(),
