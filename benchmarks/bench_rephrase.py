@@ -23,7 +23,8 @@ Stdout is a header line and Markdown tables; progress goes to stderr.
 * **Cost.** ``run_check`` on the generated 2 MB x 2 MB pair of ``bench_core``
   (defaults: n = 13), with the lens and with ``rephrase=False``: the median of 5
   runs each, alternating; the lens's share is the difference over the time
-  without it. Then the streamed path on the same pair written as JSONL (a
+  without it; row by row (the page's path, and the command's at this size) and
+  by batch (numpy and pyarrow, where they are loaded). Then the streamed path on the same pair written as JSONL (a
   partition per MiB), and on the same A against 30 MB of B, with and without the
   lens, alternating: B's rate in MB/s (at 2 MB, reading and indexing A's terms is
   most of the lens's share; at 30 MB, reading B's rows).
@@ -47,7 +48,10 @@ from benchmarks.corpus import make_pair, to_jsonl  # noqa: E402
 from ngram_core import Settings, read_rows, run_check  # noqa: E402
 from ngram_core.method.similar import REPHRASE_THRESHOLD, SimilarIndex  # noqa: E402
 from ngram_core.read.files import load_rows_by_file  # noqa: E402
+from ngram_core.run import check as check_module  # noqa: E402
 from ngram_core.run.distributed import check_distributed  # noqa: E402
+
+chosen_by_size = check_module._by_batch
 from rephrase_code import code_set, sibling_set  # noqa: E402
 from rephrase_data import KINDS, dev_set, passage_set  # noqa: E402
 
@@ -119,18 +123,23 @@ def cost(runs: int = 5) -> str:
     a_text, b_text = make_pair(2 * 2**20, 2 * 2**20)
     a_bytes, b_bytes = to_jsonl(a_text, "a"), to_jsonl(b_text, "b")
     a_rows, b_rows = read_rows(a_bytes, "a.jsonl"), read_rows(b_bytes, "b.jsonl")
-    with_lens, without = [], []
-    for _ in range(runs):
-        print("cost: indexed", file=sys.stderr)
-        with_lens.append(_median_time(lambda: run_check(a_rows, b_rows, Settings()), 1))
-        without.append(_median_time(
-            lambda: run_check(a_rows, b_rows, Settings(rephrase=False)), 1))
-    print(f"cost: {len(a_rows)} A rows, {len(b_rows)} B rows", file=sys.stderr)
-    on, off = statistics.median(with_lens), statistics.median(without)
     lines = ["| 2 MB x 2 MB | without the lens (s) | with it (s) | added |",
-             "|---|---|---|---|",
-             f"| indexed (`run_check`, the page's path) | {off:.3f} | {on:.3f} | "
-             f"{(on - off) / off:+.0%} |"]
+             "|---|---|---|---|"]
+    for batch, label in ((False, "indexed, row by row (`run_check`: the page's path, and a "
+                                 "command of this size)"),
+                         (True, "indexed, by batch (`run_check` where numpy and pyarrow "
+                                "are loaded: a notebook, more than 8 MiB of text)")):
+        check_module._by_batch = lambda *_, batch=batch: batch
+        with_lens, without = [], []
+        for _ in range(runs):
+            print(f"cost: indexed batch={batch}", file=sys.stderr)
+            with_lens.append(_median_time(lambda: run_check(a_rows, b_rows, Settings()), 1))
+            without.append(_median_time(
+                lambda: run_check(a_rows, b_rows, Settings(rephrase=False)), 1))
+        on, off = statistics.median(with_lens), statistics.median(without)
+        lines.append(f"| {label} | {off:.3f} | {on:.3f} | {(on - off) / off:+.0%} |")
+    check_module._by_batch = chosen_by_size
+    print(f"cost: {len(a_rows)} A rows, {len(b_rows)} B rows", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         a_path = Path(tmp) / "a.jsonl"
         a_path.write_bytes(a_bytes)

@@ -499,6 +499,23 @@ def test_json_lines_named_json_is_read_streamed_as_whole(tmp_path, name, monkeyp
     assert (gzip.decompress(cleaned) if name.endswith(".gz") else cleaned) == kept
 
 
+def test_a_glob_of_a_saved_dataset_reads_its_rows_not_its_description(tmp_path):
+    """``'train_disk/*'`` of ``Dataset.save_to_disk``'s folder reads its .arrow files:
+    its dataset_info.json and state.json are no training rows."""
+    import datasets
+    import io
+    datasets.Dataset.from_list([{"text": "intro " + Q_SYSTEM}, {"text": UNSEEN}]).save_to_disk(
+        str(tmp_path / "train_disk"))
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": Q_SYSTEM}])
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(evals), str(tmp_path / "train_disk" / "*"), "--json"], stdout=out,
+                stderr=err) == 0
+    summary = json.loads(out.getvalue())
+    assert summary["flagged"] == 1 and summary["b_rows"] == 2
+    assert [f["file"].rsplit("/", 1)[-1] for f in summary["training_files"]] == [
+        "data-00000-of-00001.arrow"]
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

@@ -570,12 +570,18 @@ def index_b_whole(paths: Sequence[str]) -> bool:
     return True
 
 
+#: What ``Dataset.save_to_disk`` writes beside its ``.arrow`` files: a description, no
+#: rows (a glob of the folder passes over them).
+SAVED_DATASET_FILES = ("dataset_info.json", "state.json", "dataset_dict.json")
+
+
 def expand_paths(patterns: Iterable[str]) -> list[str]:
     """Globs and plain paths, in the order given; each glob's matches sorted. ``**``
     matches any number of folders, as a shell with ``globstar`` does
     (``'mix/**/*.jsonl.zst'`` reads ``mix/a.jsonl.zst`` and
     ``mix/web/en/part-0.jsonl.zst``); folders a glob matches beside files are
-    passed over. A folder given, or a glob that matches only folders, is refused,
+    passed over, and so are a saved dataset's description files beside its
+    ``.arrow`` files. A folder given, or a glob that matches only folders, is refused,
     naming a glob of its files (a folder often holds a README or a dataset card
     beside the data).
 
@@ -596,6 +602,9 @@ def expand_paths(patterns: Iterable[str]) -> list[str]:
             continue
         matches = sorted(set(glob.glob(pattern, recursive=True)))
         files = [path for path in matches if not os.path.isdir(path)]
+        arrow_folders = {os.path.dirname(path) for path in files if path.endswith(".arrow")}
+        files = [path for path in files if os.path.basename(path) not in SAVED_DATASET_FILES
+                 or os.path.dirname(path) not in arrow_folders]
         if not files:
             if matches:
                 raise folder_error(matches[0])
