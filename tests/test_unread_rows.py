@@ -516,6 +516,20 @@ def test_a_glob_of_a_saved_dataset_reads_its_rows_not_its_description(tmp_path):
         "data-00000-of-00001.arrow"]
 
 
+def test_a_json_array_named_jsonl_is_read_as_json(tmp_path):
+    """A pretty-printed array saved under a .jsonl name is read as the JSON it is,
+    as a compact one is; a .jsonl that is neither is refused at its line."""
+    rows = [{"id": i, "text": f"row {i}: intro " + (Q_SYSTEM if i == 2 else UNSEEN)}
+            for i in range(5)]
+    train = tmp_path / "train.jsonl"
+    train.write_text(json.dumps(rows, indent=2))
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": Q_SYSTEM}])
+    assert command_flagged(evals, train) == 1
+    train.write_text("[1,\n")
+    with pytest.raises(InputError, match="line 1"):
+        ngram_overlap.check(evals, train)
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

@@ -425,7 +425,10 @@ def check_head(head: bytes, path: str, options: ReadOptions = ReadOptions()) -> 
     if not cut:
         return
     decode_bytes(cut, path)
-    if lines.strip() and (options.format or format_from_name(strip_compression(path))) == "jsonl":
+    # JSON Lines by name: its first lines checked, unless it opens an array (a JSON
+    # document named .jsonl, as the whole file's reading tells)
+    if lines.strip() and (options.format or format_from_name(strip_compression(path))) == "jsonl" \
+            and not (options.format is None and lines.lstrip()[:1] == b"["):
         try:
             read_table(lines, strip_compression(path), "jsonl")   # its first lines, as JSONL
         except InputError as e:
