@@ -23,7 +23,8 @@ from .report.contamination import (ScoreSource, clean_split, definitions_steps_f
                             score_column, score_report)
 from .errors import InputError, shown
 from .read.files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
-                    file_stamps, index_b_whole, load_rows_by_file, one_test_file, unread_warning,
+                    arrays_warning, file_stamps, index_b_whole, load_rows_by_file, one_test_file,
+                    unread_warning,
                     read_file_bytes, read_path_table)
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_dask_logs,
                     check_flags, read_options, settings_of)
@@ -265,8 +266,11 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
                         own_stdout=stdout is None)
     warning = unread_warning([(read.path, read.unread, read.unread_in)
                               for role, read in reads if role == "B"])
-    if warning:                              # the run's last line
+    if warning:                              # the run's last lines
         stderr.write(warning + "\n")
+    arrays = arrays_warning([read for role, read in reads if role == "B"])
+    if arrays:
+        stderr.write(arrays + "\n")
     return code
 
 

@@ -530,6 +530,26 @@ def test_a_json_array_named_jsonl_is_read_as_json(tmp_path):
         ngram_overlap.check(evals, train)
 
 
+def test_a_training_jsons_other_arrays_beside_its_train_split_are_said(tmp_path):
+    """IMDB's layout: B reads `train`; the rows of `unsupervised` are not searched, and
+    the run's last line says so, naming the flag that searches them (which does)."""
+    import io
+    doc = {"train": [{"text": f"Review {j}: the film {j} had a slow start."} for j in range(50)],
+           "unsupervised": [{"text": f"Unlabelled review {j}: fine."} for j in range(50)]}
+    doc["unsupervised"][10]["text"] += " " + Q_SYSTEM
+    train = tmp_path / "imdb.json"
+    train.write_text(json.dumps(doc))
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": Q_SYSTEM}])
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(evals), str(train), "--json"], stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue())["flagged"] == 0
+    assert err.getvalue().splitlines()[-1].endswith(
+        "50 rows in other arrays than the one read (`unsupervised`: 50) are not searched: "
+        "search them with --b-records unsupervised")
+    assert command_flagged(evals, train, "--b-records", "unsupervised") == 1
+    assert ngram_overlap.check(evals, train).notes[-1] == err.getvalue().splitlines()[-1]
+
+
 # --- the recipe's re-check, and outputs that are the run's -----------------------------
 
 def decontaminate_cli(*args: str) -> tuple[int, str]:

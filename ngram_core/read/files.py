@@ -35,6 +35,7 @@ from ..table import RowFiles
 from .fields import (FieldSelection, FieldStats, choose_fields, field_stats, other_text_fields,
                      select_rows, shape_notes, unread_counts, unread_note)
 from .readers import decode_bytes, format_from_name, is_utf16, read_table, text_rows_read
+from .json_rows import SPLITS_B
 from ..table import ReadOptions, Row, Table, fields_label, table_from_records
 
 COMPRESSED_SUFFIXES = (".gz", ".zst", ".bz2", ".xz")
@@ -456,15 +457,25 @@ class FileRead(NamedTuple):
     #: rows whose text is only in fields not read (see ``Row.unread``), and those fields
     unread: int = 0
     unread_in: tuple[str, ...] = ()
+    #: a training JSON document's other top-level arrays beside the split read (IMDB's
+    #: ``unsupervised`` beside ``train``) and their items: not searched, said
+    arrays_left: tuple[tuple[str, int], ...] = ()
 
 
 def file_read(path: str, rows: int, table: Table, stats: list[FieldStats],
-              choice: FieldSelection) -> FileRead:
-    """What reading ``path`` chose and found (see :class:`FileRead`)."""
+              choice: FieldSelection, role: str | None = None) -> FileRead:
+    """What reading ``path`` chose and found (see :class:`FileRead`); ``role`` ``"b"``:
+    a training file, whose other arrays beside the ``train`` split read are named."""
     cut = text_rows_read(table) if table.format == "text" and len(table.fields) == 1 else None
+    left: tuple[tuple[str, int], ...] = ()
+    if role == "b" and table.format == "json" and (table.records_path or "").lower() in SPLITS_B:
+        left = tuple((a.path, a.items) for a in table.arrays
+                     if a.path != table.records_path and a.path and "." not in a.path
+                     and a.items)
     return FileRead(shown(path), rows, choice.text_fields, choice.id_field,
                     [*table.notes, *choice.notes], tuple(stats),
-                    tuple(other_text_fields(stats, choice.text_fields)), cut)
+                    tuple(other_text_fields(stats, choice.text_fields)), cut,
+                    arrays_left=left)
 
 
 def is_empty_file(path: str) -> bool:
@@ -537,7 +548,7 @@ def load_rows_by_file(paths: Iterable[str], fields: Sequence[str] | None = None,
             e.source = path            # name the file as given, .gz and all
             raise
         unread, unread_in = unread_counts(row for row in selected if row.unread)
-        reads.append(file_read(path, len(selected), table, stats, choice)._replace(
+        reads.append(file_read(path, len(selected), table, stats, choice, options.role)._replace(
             unread=unread, unread_in=unread_in))
         offset = len(rows)
         rows.extend(row._replace(number=offset + i) for i, row in enumerate(selected, 1))
@@ -873,6 +884,26 @@ def unread_warning(files: Sequence[tuple[str, int, Sequence[str]]]) -> str | Non
     return (f"Warning: {rows} unread ({where}): {'its' if total == 1 else 'their'} text is "
             f"only in fields not read ({fields}); they are not searched and not counted as "
             f"clean: read them with --b-field")
+
+
+def arrays_warning(reads: Sequence[FileRead]) -> str | None:
+    """A line for the training files whose JSON holds rows in arrays beside the split
+    read (not searched), else None::
+
+        >>> r = FileRead("imdb.json", 50, ["text"], None, [], arrays_left=(("unsupervised", 50),))
+        >>> arrays_warning([r])
+        'Warning: imdb.json: 50 rows in other arrays than the one read (`unsupervised`: 50) are not searched: search them with --b-records unsupervised'
+    """
+    lines = []
+    for read in reads:
+        if read.arrays_left:
+            total = sum(items for _, items in read.arrays_left)
+            listed = ", ".join(f"`{path}`: {items:,}" for path, items in read.arrays_left)
+            lines.append(f"Warning: {read.path}: {total:,} row{'s' if total != 1 else ''} in "
+                         f"other arrays than the one read ({listed}) "
+                         f"{'are' if total != 1 else 'is'} not searched: search them with "
+                         f"--b-records {read.arrays_left[0][0]}")
+    return "\n".join(lines) or None
 
 
 def file_stamps(paths: Sequence[str]) -> dict[str, tuple[int, int]]:

@@ -11,7 +11,7 @@ import shlex
 from collections.abc import Sequence
 
 from ..read.fields import ShortCount, longer_fields, short_rows_warning, unchecked_text_notice
-from ..read.files import FileRead, describe_read, unread_warning
+from ..read.files import FileRead, arrays_warning, describe_read, unread_warning
 from .result import Report, b_file_counts
 
 
@@ -22,7 +22,8 @@ def run_notes(result: Report, reads: Sequence[tuple[str, FileRead]]) -> list[str
     lines += short_warnings(result, reads) + unchecked_text_notes(result, reads)
     warning = unread_warning([(read.path, read.unread, read.unread_in)
                               for role, read in reads if role == "B"])
-    return lines + ([warning] if warning else [])
+    arrays = arrays_warning([read for role, read in reads if role == "B"])
+    return lines + ([warning] if warning else []) + (arrays.split("\n") if arrays else [])
 
 
 def short_warnings(result: Report, reads: Sequence[tuple[str, FileRead]]) -> list[str]:

@@ -883,7 +883,7 @@ def _choice_of(part: Partition, table: Table, fields: list[str] | None, id_field
     stats = field_stats(table)
     choice = choose_fields(table, stats, fields, id_field, like)
     reading = replace(choice.reading, training=True)    # B's: its label fields' sentences too
-    return (reading, choice.id_field or ""), file_read(part.path, 0, table, stats, choice)
+    return (reading, choice.id_field or ""), file_read(part.path, 0, table, stats, choice, "b")
 
 
 def assemble(a_rows: list[Row], a: TokenizedRows, tokenizer: Tokenizer, settings: Settings,
