@@ -56,7 +56,7 @@ from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, column
                     columnar_table, emptied_files, empty_read, file_read, is_columnar,
                     is_compressed, is_parquet,
                     iter_line_chunks,
-                    lines_before, read_file_bytes, read_head_lines, read_line_block, read_path_table,
+                    lines_before, read_file_bytes, read_line_block, read_path_table,
                     strip_compression)
 from ..report.definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
                           prepare_steps)
@@ -167,9 +167,11 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         if size == 0:
             raise InputError(path, "is empty: it has no rows")
         if fmt in ("json", "csv", "tsv") and options.format is None:
-            # JSON Lines named .json, JSON named .csv: read as they are read whole
-            fmt = json_format(read_head_lines(path, 1 << 16).decode("utf-8", "replace"),
-                              fmt) or fmt
+            # JSON Lines named .json, JSON named .csv: read as they are read whole (by
+            # the whole lines of the first 4 MiB: a one-line document is not read twice)
+            first = read_file_bytes(path, SNIFF_BYTES)
+            lines = first if len(first) < SNIFF_BYTES else first[:first.rfind(b"\n") + 1]
+            fmt = json_format(lines.decode("utf-8", "replace"), fmt) or fmt
         own = options._replace(format=fmt)
         if fmt == "text" and (options.format is None or own.text_rows is None):
             # read as the whole file would be, decided once a file: a .txt may be a
@@ -200,6 +202,10 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         for start, end in block_ranges(size, blocksize):
             parts.append(Partition(len(parts), file_index, path, own, start, end))
     return parts
+
+
+#: Bytes of a JSON- or CSV-named file looked at for the format it holds.
+SNIFF_BYTES = 1 << 22
 
 
 def partition_chunks(part: Partition, fields: Reading, id_field: str,
