@@ -169,9 +169,7 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
         if fmt in ("json", "csv", "tsv") and options.format is None:
             # JSON Lines named .json, JSON named .csv: read as they are read whole (by
             # the whole lines of the first 4 MiB: a one-line document is not read twice)
-            first = read_file_bytes(path, SNIFF_BYTES)
-            lines = first if len(first) < SNIFF_BYTES else first[:first.rfind(b"\n") + 1]
-            fmt = json_format(lines.decode("utf-8", "replace"), fmt) or fmt
+            fmt = json_format(_sniffed_lines(path), fmt) or fmt
         own = options._replace(format=fmt)
         if fmt == "text" and (options.format is None or own.text_rows is None):
             # read as the whole file would be, decided once a file: a .txt may be a
@@ -206,6 +204,14 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
 
 #: Bytes of a JSON- or CSV-named file looked at for the format it holds.
 SNIFF_BYTES = 1 << 22
+
+
+def _sniffed_lines(path: str) -> str:
+    """The whole lines of a file's first :data:`SNIFF_BYTES` (all of it when shorter)."""
+    data = read_file_bytes(path, SNIFF_BYTES)
+    if len(data) >= SNIFF_BYTES:
+        data = data[:data.rfind(b"\n") + 1]
+    return data.decode("utf-8", "replace")
 
 
 def partition_chunks(part: Partition, fields: Reading, id_field: str,
