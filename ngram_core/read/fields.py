@@ -253,7 +253,6 @@ class _EarlierWords:
                     there.append(index)
         return False
 
-
     def _joined(self, values: list, counts: list) -> bool:
         """Whether these values are two earlier fields' joined, in field order, row
         by row (their words one after the other; compared only where the token
