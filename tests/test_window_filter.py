@@ -70,3 +70,32 @@ def test_each_set_sharing_a_bitmap_of_tags_gets_every_window_it_holds(sets, b_ro
         hits = {g for g, w in windows_of(b_rows, n) if w in windows}
         assert hits <= set(candidates) <= inside
         assert candidates == sorted(set(candidates))
+
+
+UNKNOWN = 2**32 - 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows_of_ids, st.integers(1, 5), st.integers(0, 4))
+def test_windows_of_words_a_lacks_are_no_candidates_when_their_bit_is_taken(a_rows, n, where):
+    """B's text in words A never uses (every id UNKNOWN) hashes to one slot: when one of
+    A's windows sets that bit (a bitmap of 2 slots here: always), those windows are
+    dropped by their hash, and every real window still passes, for one set and for
+    a suite's tags."""
+    import ngram_core.method.window_filter as window_filter
+    b_rows = [[UNKNOWN] * 20, [UNKNOWN] * where + [1, 2, 3, 4, 0] + [UNKNOWN] * 3]
+    kept = window_filter.MIN_BITS, window_filter.MAX_BITS
+    window_filter.MIN_BITS = window_filter.MAX_BITS = 2
+    try:
+        bits = WindowBits.of(*packed(a_rows), n=n)
+        tags = WindowTags.of([packed(a_rows)], n)
+    finally:
+        window_filter.MIN_BITS, window_filter.MAX_BITS = kept
+    a_windows = {w for _, w in windows_of(a_rows, n)}
+    hits = {g for g, w in windows_of(b_rows, n) if w in a_windows}
+    unknown = {g for g, w in windows_of(b_rows, n) if set(w) == {UNKNOWN}}
+    slot = int(window_filter.window_hashes(array("I", [UNKNOWN] * n).tobytes(), n)[0] >> 63)
+    for candidates in (bits.candidates(*packed(b_rows)), tags.candidates_each(*packed(b_rows))[0]):
+        assert hits <= set(candidates)
+        if bits.bits[slot]:                     # the unknown window's bit is taken
+            assert not unknown & set(candidates)

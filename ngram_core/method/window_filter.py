@@ -35,6 +35,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .tokenize import UNKNOWN
+
 #: One odd 64-bit multiplier per place in a window (n is at most 25): the first
 #: outputs of splitmix64 from seed 0, made odd; fixed, so hashes agree in every process.
 _MULTIPLIERS = np.array([
@@ -99,10 +101,16 @@ def table_size(windows: int) -> tuple[int, int]:
 
 class WindowBits:
     """A bitmap of the hashes of A's windows, indexed by each hash's top bits (one
-    byte a bit: at most MAX_BITS bytes)."""
+    byte a bit: at most MAX_BITS bytes).
 
-    def __init__(self, bits: np.ndarray, shift: int, n: int):
-        self.bits, self.shift, self.n = bits, shift, n
+    ``drop``: the hash of a window of n tokens A lacks (every one
+    :data:`~ngram_core.method.tokenize.UNKNOWN`), when it falls on a bit A's windows
+    set and none of them has that hash: then B's many such windows (training text
+    in words A never uses) are dropped by their hash, not all passed on as
+    candidates. None otherwise (the bit is clear: they pass nothing)."""
+
+    def __init__(self, bits: np.ndarray, shift: int, n: int, drop: int | None = None):
+        self.bits, self.shift, self.n, self.drop = bits, shift, n, drop
 
     @classmethod
     def of(cls, buf: bytes, offsets: Sequence[int], n: int) -> WindowBits:
@@ -111,9 +119,14 @@ class WindowBits:
         size, shift = table_size(len(starts))
         bits = np.zeros(size, dtype=np.bool_)
         hashes = window_hashes(buf, n)
+        drop = None
         if len(starts):
-            bits[(hashes[starts] >> np.uint64(shift)).astype(np.int64)] = True
-        return cls(bits, shift, n)
+            own = hashes[starts]
+            bits[(own >> np.uint64(shift)).astype(np.int64)] = True
+            unknown = window_hashes(np.full(n, UNKNOWN, dtype=np.uint32).tobytes(), n)[0]
+            if bits[int(unknown >> np.uint64(shift))] and not (own == unknown).any():
+                drop = int(unknown)
+        return cls(bits, shift, n, drop)
 
     def candidates(self, buf: bytes, offsets: Sequence[int]) -> list[int]:
         """The positions of ``buf`` (rows ``offsets``) whose window may be one of A's,
@@ -124,6 +137,8 @@ class WindowBits:
         for first in range(0, max(count, 0), CHUNK_POSITIONS):
             hashes = window_hashes(buf, n, first, min(first + CHUNK_POSITIONS, count))
             passing = np.flatnonzero(self.bits[(hashes >> shift).astype(np.int64)])
+            if self.drop is not None:
+                passing = passing[hashes[passing] != np.uint64(self.drop)]
             found.append(inside_rows(passing + first, offsets, n))
         return np.concatenate(found).tolist() if found else []
 
@@ -134,8 +149,10 @@ class WindowTags:
     once for all of them, and a set's candidates are the positions with its bit:
     as few as its own bitmap of the same size would give."""
 
-    def __init__(self, tags: np.ndarray, shift: int, n: int, sets: int):
+    def __init__(self, tags: np.ndarray, shift: int, n: int, sets: int,
+                 drop: int | None = None):
         self.tags, self.shift, self.n, self.sets = tags, shift, n, sets
+        self.drop = drop               # as WindowBits.drop, over every set's windows
 
     @classmethod
     def of(cls, rows: Sequence[tuple[bytes, Sequence[int]]], n: int) -> WindowTags:
@@ -145,11 +162,15 @@ class WindowTags:
         starts = [window_starts(buf, offsets, n) for buf, offsets in rows]
         size, shift = table_size(sum(map(len, starts)))
         tags = np.zeros(size, dtype=np.uint8)
+        unknown = window_hashes(np.full(n, UNKNOWN, dtype=np.uint32).tobytes(), n)[0]
+        met = False                   # some set's window has the unknown window's hash
         for k, ((buf, _), at) in enumerate(zip(rows, starts)):
             if len(at):
-                slots = (window_hashes(buf, n)[at] >> np.uint64(shift)).astype(np.int64)
-                tags[slots] |= np.uint8(1 << k)
-        return cls(tags, shift, n, len(rows))
+                own = window_hashes(buf, n)[at]
+                tags[(own >> np.uint64(shift)).astype(np.int64)] |= np.uint8(1 << k)
+                met = met or bool((own == unknown).any())
+        drop = int(unknown) if tags[int(unknown >> np.uint64(shift))] and not met else None
+        return cls(tags, shift, n, len(rows), drop)
 
     def candidates_each(self, buf: bytes, offsets: Sequence[int]) -> list[list[int]]:
         """For each set, the positions of ``buf`` (rows ``offsets``) whose window may
@@ -161,6 +182,8 @@ class WindowTags:
             hashes = window_hashes(buf, n, first, min(first + CHUNK_POSITIONS, count))
             tags = self.tags[(hashes >> shift).astype(np.int64)]
             passing = np.flatnonzero(tags)
+            if self.drop is not None:
+                passing = passing[hashes[passing] != np.uint64(self.drop)]
             inside = inside_rows(passing + first, offsets, n)
             held = tags[inside - first]
             for k in range(self.sets):

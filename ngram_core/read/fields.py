@@ -976,8 +976,10 @@ class LeftOut(NamedTuple):
 
     def reads(self, value: str) -> bool:
         """Whether a row's value of this field is read."""
-        return value != self.text and bool(value.strip()) and (not self.label or
-                                                               is_sentence(value))
+        if self.label:                # a sentence is longer than a label (most values)
+            return len(value) >= SENTENCE_WORDS * 2 - 1 and value != self.text and \
+                is_sentence(value)
+        return value != self.text and bool(value.strip())
 
 
 class ShapeReading(NamedTuple):
@@ -1024,11 +1026,10 @@ def shape_readings_steps(table: Table, fields: list[str], training: bool = False
     have = set(table.fields)
     main = tuple(f for name in fields for f in _expand(table, name, have))
     keys: dict[tuple, list[int]] = {}
-    for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN),
-        key = tuple(record)                          # nor is an empty string
-        values = record.values()
-        if None in values or "" in values:
-            key = tuple(k for k, v in record.items() if _holds(v))
+    for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN)
+        key = tuple(record)
+        if None in record.values():
+            key = tuple(k for k, v in record.items() if v is not None)
         keys.setdefault(key, []).append(i)
     shapes: dict[frozenset, list[int]] = {}
     for key, members in keys.items():
