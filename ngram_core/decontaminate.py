@@ -32,7 +32,7 @@ from . import __version__
 from .method.settings import Settings
 from .write.cleaned import CleanedPiece, cleaned_pieces, cleaned_writer, join_pieces
 from .errors import InputError, shown
-from .read.files import (check_unchanged, describe_read, expand_paths, file_stamps,
+from .read.files import (arrays_warning, check_unchanged, describe_read, expand_paths, file_stamps,
                          unread_warning)
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_dask_logs,
                     check_flags, read_options, settings_of)
@@ -158,6 +158,9 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
             bar.clear()
             for read in suite.results[0].b_reads:
                 err.write(describe_read("Training", read) + "\n")
+            arrays = arrays_warning(suite.results[0].b_reads)
+            if arrays:                   # rows of a training JSON beside its train split
+                err.write(arrays + "\n")
             report = suite_report(suite, [os.path.join(args.out, name) for name in names[2:]],
                                   started, now())
             write_folder(planned, suite_files(suite, report, names, pieces))
