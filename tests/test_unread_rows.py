@@ -548,8 +548,8 @@ def test_a_training_jsons_other_arrays_beside_its_train_split_are_said(tmp_path)
         "search them with --b-records unsupervised")
     assert command_flagged(evals, train, "--b-records", "unsupervised") == 1
     assert ngram_overlap.check(evals, train).notes[-1] == err.getvalue().splitlines()[-1]
-    code, said = decontaminate_cli("--evals", str(evals), "--train", str(train),
-                                   "--out", str(tmp_path / "out"))
+    _, said = decontaminate_cli("--evals", str(evals), "--train", str(train),
+                                "--out", str(tmp_path / "out"))
     assert "50 rows in other arrays than the one read" in said   # (no cleaned copy of
     # a JSON document is written: it says so too)
 
