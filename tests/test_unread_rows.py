@@ -220,13 +220,39 @@ def test_a_system_message_that_differs_from_a_short_shared_one_is_read(tmp_path,
     assert ngram_overlap.check([Q_SYSTEM, UNSEEN], train).summary["flagged"] == 1
 
 
-def test_the_shared_prompt_is_still_left_out(tmp_path):
-    """A prompt every row shares matches no test row by itself: a test set holding it
-    finds no row of the mix through it."""
+def test_the_shared_prompt_is_read_once(tmp_path):
+    """A prompt every row of a training file shares is read in its first row only:
+    a test set holding it finds that one row, not all 50 of them."""
     rows = [chat(PROMPT, f"Tell me about the topic number {i} please") for i in range(50)]
     train = write_jsonl(tmp_path / "sft.jsonl", rows)
-    result = ngram_overlap.check([PROMPT + " " + PROMPT], train, n=8)
-    assert result.summary["flagged"] == 0
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": PROMPT + " " + PROMPT}])
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(evals), str(train), "--n", "8", "--rows-csv", str(tmp_path / "rows.csv"),
+                 "--json"], stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue())["flagged"] == 1
+    import csv
+    (row,) = csv.DictReader(open(tmp_path / "rows.csv"))
+    assert row["b_row"] == "1"
+
+
+@pytest.mark.parametrize("form", ["jsonl", "gz", "after other rows"])
+def test_a_test_item_repeated_as_every_rows_prompt_is_found(tmp_path, form):
+    """Best-of-n samples: 60 sampled answers to one test question, the question in
+    every row (a fixed field by every rule): it is read once, and found, whole,
+    streamed, and as a shape of its own after other rows."""
+    import gzip
+    rows = [{"instruction": Q_SYSTEM, "output": f"Sample {i}: he runs {i} meters more."}
+            for i in range(60)]
+    if form == "after other rows":
+        rows = [{"instruction": "Classify the sentiment of the review.", "input": f"Film {j}.",
+                 "output": "positive"} for j in range(300)] + rows
+    train = write_jsonl(tmp_path / "train.jsonl", rows)
+    if form == "gz":
+        train = tmp_path / "train.jsonl.gz"
+        train.write_bytes(gzip.compress((tmp_path / "train.jsonl").read_bytes()))
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    assert command_flagged(evals, train) == 1
 
 
 def test_fields_a_person_chose_are_read_as_chosen(mix_files):

@@ -969,10 +969,14 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
 class LeftOut(NamedTuple):
     """A field left out of a shape's reading, read in a row where its value differs
     from ``text`` (the fixed text most rows hold; ``""``: none) and is not blank; a
-    ``label``'s only where its value is a sentence (:func:`is_sentence`)."""
+    ``label``'s only where its value is a sentence (:func:`is_sentence`). ``once``: the
+    fixed text itself is read too, in the first row of the rows read together that
+    holds it (a training file's: a test item repeated as every row's prompt, as in
+    best-of-n samples, is searched)."""
     field: str
     text: str
     label: bool = False
+    once: bool = False
 
     def reads(self, value: str) -> bool:
         """Whether a row's value of this field is read."""
@@ -1100,6 +1104,11 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
             value = record.get(left.field)
             if value is not None and left.reads(value_text(value)):
                 differing[left.field] += 1
+    once = dict.fromkeys(left.field for shape in readings for left in shape.fixed
+                         if left.once and left.text)
+    if once:                          # a training file's fixed texts: read in one row
+        notes.append(f"the fixed text of {fields_label(once)} is read once, in the first "
+                     f"row holding it")
     prompts = {left.field for shape in readings for left in shape.fixed if left.text}
     labels = {left.field for shape in readings for left in shape.fixed if left.label}
     for f, count in differing.items():
@@ -1163,7 +1172,7 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...],
         ...                                          {"role": "user", "content": "Hi"}]}))
         >>> t = Table("c.jsonl", "jsonl", list(rows[-1]), rows, role_fields=["messages.user"])
         >>> _fixed_values(t, rows, ("messages.content",))
-        (LeftOut(field='messages.system', text='', label=False),)
+        (LeftOut(field='messages.system', text='', label=False, once=False),)
     """
     chosen = set(fields)
     listed, outer, roles = set(table.list_fields), set(table.outer_fields), set(table.role_fields)
@@ -1186,9 +1195,9 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...],
             continue
         text = _top(values)
         if _kind(values, name in listed) == "text" or name in system:
-            fixed.append(LeftOut(name, text))   # a system message: however short
+            fixed.append(LeftOut(name, text, once=labels))   # a system message: however short
         elif labels:
-            fixed.append(LeftOut(name, text, label=True))
+            fixed.append(LeftOut(name, text, label=True, once=True))
     return tuple(fixed)
 
 
@@ -1228,19 +1237,35 @@ def system_fields(table: Table) -> set[str]:
     return {f"{prefix}.system" for prefix in prefixes} & set(table.fields)
 
 
+def _left_out_read(record: dict, left_out: tuple[LeftOut, ...], once: set
+                   ) -> list[tuple[str, str]]:
+    """The fields left out that a record's row reads (:class:`LeftOut`), with their
+    text; ``once``: the fixed texts already read in an earlier row (gains this one's)."""
+    out = []
+    for left in left_out:
+        value = record.get(left.field)
+        if value is None:
+            continue
+        text = value_text(value)
+        if left.reads(text):
+            out.append((left.field, text))
+        elif left.once and text == left.text and (left.field, text) not in once:
+            once.add((left.field, text))
+            out.append((left.field, text))
+    return out
+
+
 def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None,
                 number_missing_ids: bool = True):
     rows, any_text, pacer = [], False, Pacer()
+    once: set[tuple[str, str]] = set()      # fixed texts read in a row already
     order = {name: i for i, name in enumerate(table.fields)}
     for number, (record, reading) in enumerate(zip(table.records, readings), 1):
         if pacer.due():
             yield number
         fields = reading.fields
         present = [(f, value_text(record.get(f))) for f in fields if record.get(f) is not None]
-        differing = [(left.field, value) for left in reading.fixed
-                     if record.get(left.field) is not None
-                     and left.reads(value := value_text(record[left.field]))
-                     ] if reading.fixed else ()
+        differing = _left_out_read(record, reading.fixed, once) if reading.fixed else ()
         if differing:         # a fixed field's own value in this row: read, in file order
             present = sorted([*present, *differing], key=lambda pair: order.get(pair[0], 0))
         any_text = any_text or bool(present)
