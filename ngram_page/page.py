@@ -111,7 +111,8 @@ class Page:
         self.verdict.stale(on, why)
 
     def refuse(self, key: str, names: list[str]) -> None:
-        """Files picked in a slot were refused: the slot names them and says why, the
+        """Files picked in a slot were refused: the slot names them (only those: its
+        message says the others picked with them were not read) and says why, the
         result shown is marked out of date with the same words, and the slot's message
         is brought into view where the person picked them."""
         slot = self.slots[key]
@@ -135,9 +136,10 @@ class Page:
             return False                 # the person's own file came first: no example
         if not example:
             self.runner.cancel()         # a run in progress is about the old files
+        slot.failed = None
         loaded = await slot.load(self.runner, named, example)
         if not loaded:
-            self.refuse(key, [name for name, _ in named])
+            self.refuse(key, [slot.failed] if slot.failed else [name for name, _ in named])
             return False
         other = self.slots[OTHER[key]]
         if not example and (other.example or not other.files):

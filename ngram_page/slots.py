@@ -99,6 +99,7 @@ class Slot:
 
     def __init__(self, key: str):
         self.key = key
+        self.failed: str | None = None    # the file a pick was refused for (see load)
         self.files: list[LoadedFile] = []
         self.version = 0                 # counts the reads: rows are made once per read
         self.example = False
@@ -225,11 +226,18 @@ class Slot:
         names = tuple(name for name, _ in named)
         read = self.read if names == self.read_for else ReadChoice()
         version = self.version
-        try:
-            files = [await self.read_one(runner, name, data, read) for name, data in named]
-        except InputError as e:
-            self.show_error(f"{e}. Choose another file.")
-            return False
+        files = []
+        for name, data in named:
+            try:
+                files.append(await self.read_one(runner, name, data, read))
+            except InputError as e:
+                self.failed = name           # the file refused, not the others picked
+                others = len(named) - 1
+                self.show_error(f"{e}. Choose another file." + (
+                    f" The {others:,} other {'file' if others == 1 else 'files'} picked with "
+                    f"it {'was' if others == 1 else 'were'} not read: file "
+                    f"{self.key.upper()} is read as one." if others else ""))
+                return False
         if example and self.version != version:
             return False                 # the person's own files arrived meanwhile
         self.files, self.example, self.needed = files, example, False

@@ -356,6 +356,21 @@ def test_real_shaped_files_read_on_the_page_as_the_command_reads_them(page, tmp_
         assert text == "input + output"
 
 
+def test_a_broken_training_file_among_several_is_the_one_named_refused(page):
+    """Three training files picked, the second broken: the slot names it alone, its
+    message names its line and says the other two were not read; the last result
+    stays."""
+    good = ("web.jsonl", b'{"text": "a line of the web"}\n')
+    broken = ("broken.jsonl", b'{"text": "one"}\n{"text": "two"}\n{"text": \n')
+    put(page, "b", good, broken, ("more.jsonl", b'{"text": "more text"}\n'))
+    message = page.inner_text("#b-error")
+    assert message.startswith("broken.jsonl, line 3")
+    assert "The 2 other files picked with it were not read: file B is read as one." in message
+    assert page.inner_text("#b-name") == "Refused: broken.jsonl"
+    assert "file B, broken.jsonl, was refused" in page.inner_text("#stale")
+    assert page.inner_text("#flagged-figure") == "66.7%"
+
+
 @pytest.mark.parametrize("width", [1280, 375])
 def test_a_refused_file_is_named_and_its_message_is_read_where_it_was_picked(site, width):
     """(#37) A broken file picked from its slot: the slot names it, its message is in
