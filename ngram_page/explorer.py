@@ -319,12 +319,14 @@ class Explorer:
             bring_into_view("rows-count", "start")
 
     def clicked(self, event) -> None:
-        """A click on a cell focuses and opens its row."""
+        """A click on a cell focuses and opens its row; on a row between its cells (a
+        phone's row is a card, with gaps between its values), its first cell."""
         cell = event.target.closest("td")
         row = event.target.closest("tr[data-position]")
-        if not found(row) or not found(cell):
+        if not found(row):
             return
-        self.move_to(int(row.dataset.position), int(cell.cellIndex), by_person=True)
+        self.move_to(int(row.dataset.position), int(cell.cellIndex) if found(cell) else 0,
+                     by_person=True)
 
     def keydown(self, event) -> None:
         """The grid's keys (see the module's docstring); others pass through."""
