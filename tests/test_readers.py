@@ -177,9 +177,11 @@ def test_plain_text_one_row_per_line_any_line_ending():
     assert [r["text"] for r in table.records] == ["first", "second", "third", "fourth"]
 
 
-def test_utf16_with_bom_is_read():
+def test_utf16_with_bom_is_read_and_said():
     rows = read_rows('[{"text": "caf\u00e9"}]'.encode("utf-16"), "a.json")
     assert texts(rows) == ["caf\u00e9"]
+    table = read_table('[{"text": "caf\u00e9"}]'.encode("utf-16"), "a.json")
+    assert table.notes[0] == "read as UTF-16 (its byte-order mark says so)"
 
 
 @pytest.mark.parametrize("name, data, fmt", [

@@ -299,6 +299,8 @@ def read_table_steps(data: bytes, name: str, format: str | None = None, *,
     table.encoding = encoding
     if encoding == "windows-1252":
         table.notes.insert(0, "not UTF-8: read as Windows-1252")
+    elif encoding == "utf-16":
+        table.notes.insert(0, "read as UTF-16 (its byte-order mark says so)")
     return table
 
 
