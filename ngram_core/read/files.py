@@ -394,18 +394,19 @@ def _whole_characters(data: bytes) -> bytes:
     return data[:end]
 
 
-def read_head_lines(path: str, limit: int) -> bytes:
+def read_head_lines(path: str, limit: int, most: int | None = None) -> bytes:
     """The whole lines in a file's first ``limit`` bytes, or more when its first
     line is longer (a document on one line of JSON Lines): never part of a line.
-    The whole file when it is that short."""
+    The whole file when it is that short. ``most``: read no more than that many bytes
+    (none when the first line is longer)."""
     while True:
         data = read_file_bytes(path, limit)
         if len(data) < limit:
             return data                 # the whole file
         lines = _complete_lines(data)
-        if lines:
+        if lines or (most is not None and limit >= most):
             return lines
-        limit *= 4
+        limit = min(limit * 4, most) if most is not None else limit * 4
 
 
 def check_head(head: bytes, path: str, options: ReadOptions = ReadOptions()) -> None:

@@ -56,7 +56,7 @@ from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, column
                     columnar_table, emptied_files, empty_read, file_read, is_columnar,
                     is_compressed, is_parquet,
                     iter_line_chunks,
-                    lines_before, read_file_bytes, read_line_block, read_path_table,
+                    lines_before, read_file_bytes, read_head_lines, read_line_block, read_path_table,
                     strip_compression)
 from ..report.definitions import (Definitions, Findings, Probe, finalize_steps, find_steps,
                           prepare_steps)
@@ -202,16 +202,19 @@ def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
     return parts
 
 
-#: Bytes of a JSON- or CSV-named file looked at for the format it holds.
+#: Bytes of a JSON- or CSV-named file opening with a JSON value looked at, at most, for
+#: the format it holds (its first lines: 64 KiB, more only for a longer first line).
 SNIFF_BYTES = 1 << 22
 
 
 def _sniffed_lines(path: str) -> str:
-    """The whole lines of a file's first :data:`SNIFF_BYTES` (all of it when shorter)."""
-    data = read_file_bytes(path, SNIFF_BYTES)
-    if len(data) >= SNIFF_BYTES:
-        data = data[:data.rfind(b"\n") + 1]
-    return data.decode("utf-8", "replace")
+    """A file's first whole lines, where it opens with a JSON value (else nothing: no
+    other start is JSON); at most :data:`SNIFF_BYTES` read, so a planner of a thousand
+    shards reads a few KiB of each."""
+    if read_file_bytes(path, 1 << 10).removeprefix(b"\xef\xbb\xbf").lstrip()[:1] not in (
+            b"{", b"["):
+        return ""
+    return read_head_lines(path, 1 << 16, SNIFF_BYTES).decode("utf-8-sig", "replace")
 
 
 def partition_chunks(part: Partition, fields: Reading, id_field: str,
