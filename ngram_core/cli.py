@@ -23,8 +23,7 @@ from .report.contamination import (ScoreSource, clean_split, definitions_steps_f
                             score_column, score_report)
 from .errors import InputError, shown
 from .read.files import (FileRead, check_unchanged, describe_read, expand_paths, fields_of,
-                    arrays_warning, file_stamps, index_b_whole, load_rows_by_file, one_test_file,
-                    unread_warning,
+                    file_stamps, index_b_whole, load_rows_by_file, one_test_file,
                     read_file_bytes, read_path_table)
 from .flags import (add_engine_flags, add_matching_flags, add_reading_flags, check_dask_logs,
                     check_flags, read_options, settings_of)
@@ -33,7 +32,7 @@ from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_r
 from .table import ReadOptions
 from .report.summary import (cap_notice, counted_table, field_table, flagged_figure, headline, percent,
                      settings_line)
-from .report.notes import short_warnings, unchecked_text_notes
+from .report.notes import closing_warnings, short_warnings, unchecked_text_notes
 from .report.result import Report, training_accounts
 from .method.settings import Settings
 from .steps import run_steps
@@ -264,13 +263,8 @@ def _check_and_report(args: argparse.Namespace, stdout: TextIO | None, stderr: V
         text = render_text(result, names([args.a]), names(args.b))
     code = write_result(out if args.json else VisibleText(out), text, stderr,
                         own_stdout=stdout is None)
-    warning = unread_warning([(read.path, read.unread, read.unread_in)
-                              for role, read in reads if role == "B"])
-    if warning:                              # the run's last lines
-        stderr.write(warning + "\n")
-    arrays = arrays_warning([read for role, read in reads if role == "B"])
-    if arrays:
-        stderr.write(arrays + "\n")
+    for line in closing_warnings([read for role, read in reads if role == "B"]):
+        stderr.write(line + "\n")               # the run's last lines
     return code
 
 

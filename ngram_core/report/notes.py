@@ -20,10 +20,14 @@ def run_notes(result: Report, reads: Sequence[tuple[str, FileRead]]) -> list[str
     file's reading, the short rows' warnings, the text left out, the rows unread."""
     lines = [describe_read(role, read) for role, read in reads]
     lines += short_warnings(result, reads) + unchecked_text_notes(result, reads)
-    warning = unread_warning([(read.path, read.unread, read.unread_in)
-                              for role, read in reads if role == "B"])
-    arrays = arrays_warning([read for role, read in reads if role == "B"])
-    return lines + ([warning] if warning else []) + (arrays.split("\n") if arrays else [])
+    return lines + closing_warnings([read for role, read in reads if role == "B"])
+
+
+def closing_warnings(b_reads: Sequence[FileRead]) -> list[str]:
+    """A run's last lines: the training rows unread, and those in arrays not read."""
+    warning = unread_warning([(read.path, read.unread, read.unread_in) for read in b_reads])
+    arrays = arrays_warning(b_reads)
+    return ([warning] if warning else []) + (arrays.split("\n") if arrays else [])
 
 
 def short_warnings(result: Report, reads: Sequence[tuple[str, FileRead]]) -> list[str]:

@@ -201,20 +201,20 @@ def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row], every: int = 256
     once (:mod:`~ngram_core.method.similar_arrow`: the same index, the same rows),
     16 times ``every`` B rows a step."""
     a_texts = [row.text for row in a_rows]
+    candidates_of = None
     if _by_batch(a_rows, b_rows):
         # imported here: the tab's start (its snapshot) leaves the batch modules out
         from ..method import similar_arrow
-        batch = similar_arrow.AVAILABLE
         index = yield from relabel(similar_arrow.index_steps(a_texts), lambda _: 0)
+        if similar_arrow.AVAILABLE:
+            candidates_of = similar_arrow.candidates_of
+            every *= 16
     else:
-        batch = False
         index = yield from relabel(SimilarIndex.of_steps(a_texts), lambda _: 0)
     best: dict[int, tuple[float, int]] = {}
-    every = every * 16 if batch else every
     for first in range(0, len(b_rows), every):
         texts = [row.text for row in b_rows[first:first + every]]
-        index.fold(texts, first, best, similar_arrow.candidates_of(index, texts)
-                   if batch else None)
+        index.fold(texts, first, best, candidates_of(index, texts) if candidates_of else None)
         yield min(first + every, len(b_rows))
     return best
 
