@@ -202,10 +202,7 @@ def _token_keys(table: KeyTable, dictionary):
     """Each distinct raw token's key terms (numbers), end to end: (where each token's
     begin, how many it has, all of them). A token that is one ASCII term is looked up
     by Arrow; any other is split by :func:`~ngram_core.method.similar.terms`."""
-    strings = None
-    if not holds_text(dictionary):
-        strings = as_strings(dictionary)
-        dictionary = string_array(strings)
+    dictionary, strings = _as_text(dictionary)
     one = as_numpy(pc.match_substring_regex(dictionary, ONE_TERM)).astype(bool)
     found = pc.index_in(pc.ascii_lower(dictionary), value_set=table.key_terms)
     key = np.where(as_numpy(found.is_valid()).astype(bool), as_numpy(found), -1)
@@ -227,19 +224,22 @@ def _token_keys(table: KeyTable, dictionary):
     return start, count, flat
 
 
+def _as_text(dictionary):
+    """Distinct raw tokens as an Arrow string array, and as Python strings where they
+    had to be decoded for it (UTF-32 bytes: None when they were text already)."""
+    if holds_text(dictionary):
+        return dictionary, None
+    strings = as_strings(dictionary)
+    return string_array(strings), strings
+
+
 def _from_raw(table: KeyTable, dictionary, index, bounds, rows: int) -> list[list[int]]:
     """:func:`candidate_rows` of a batch of ``rows`` rows from their raw tokens."""
     start, count, flat = _token_keys(table, dictionary)
     out: list[list[int]] = [[] for _ in range(rows)]
     if not len(flat):
         return out
-    # each occurrence of a token holding key terms -> (its row, each key term), once
-    at = np.flatnonzero(count[index] > 0)
-    token = index[at]
-    row = np.searchsorted(bounds, at, side="right") - 1
-    keys = flat[_ragged(start[token], count[token])]
-    pairs = _distinct(np.repeat(row, count[token]) * len(table.key_id) + keys)
-    pair_row, pair_key = np.divmod(pairs, len(table.key_id))
+    pair_row, pair_key = _row_pairs(start, count, flat, index, bounds, len(table.key_id))
     # each (row, key term) -> (row, each A row of the key term), counted
     a_count = table.a_count[pair_key]
     a_rows = table.a_rows[_ragged(table.a_start[pair_key], a_count)]
@@ -329,11 +329,7 @@ def index_steps(a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
 def _row_terms(batch: RawBatch, term_id: dict[str, int]):
     """A batch's (row in the batch, term number) pairs, each once: the rows' raw
     tokens' terms (numbers from ``term_id``, which gains the terms new to it)."""
-    dictionary = batch.dictionary
-    strings = None
-    if not holds_text(dictionary):
-        strings = as_strings(dictionary)
-        dictionary = string_array(strings)
+    dictionary, strings = _as_text(batch.dictionary)
     one = as_numpy(pc.match_substring_regex(dictionary, ONE_TERM)).astype(bool)
     lowered = pc.ascii_lower(dictionary).to_pylist()
     if strings is None:
@@ -348,16 +344,20 @@ def _row_terms(batch: RawBatch, term_id: dict[str, int]):
             found = terms(strings[i])
             count[i] = len(found)
             flat.extend(setdefault(t, len(term_id)) for t in found)
-    start = _starts(count)
-    ids = np.asarray(flat, dtype=np.int64)
-    index = batch.index
+    return _row_pairs(_starts(count), count, np.asarray(flat, dtype=np.int64), batch.index,
+                      batch.bounds, max(len(term_id), 1))
+
+
+def _row_pairs(start, count, flat, index, bounds, width: int):
+    """Each (row, number) the rows hold through their tokens, once, ascending: a
+    token's numbers are ``flat[start[t]:][:count[t]]`` (its key terms, or terms),
+    ``index`` each occurrence's token, ``bounds`` the rows' first occurrences; every
+    number below ``width``."""
     at = np.flatnonzero(count[index] > 0)
     token = index[at]
-    row = np.searchsorted(batch.bounds, at, side="right") - 1
-    term = ids[_ragged(start[token], count[token])]
-    width = max(len(term_id), 1)
-    pairs = _distinct(np.repeat(row, count[token]) * width + term)
-    return np.divmod(pairs, width)
+    row = np.searchsorted(bounds, at, side="right") - 1
+    numbers = flat[_ragged(start[token], count[token])]
+    return np.divmod(_distinct(np.repeat(row, count[token]) * width + numbers), width)
 
 
 def _counted(codes):
@@ -373,10 +373,7 @@ def _counted(codes):
 def _distinct(codes):
     """The distinct whole numbers of an array, ascending (by a sort: ``np.unique``
     hashes, several times slower on a few hundred thousand)."""
-    codes = np.sort(codes)
-    if len(codes):
-        codes = codes[np.r_[True, codes[1:] != codes[:-1]]]
-    return codes
+    return _counted(codes)[0]
 
 
 def _key_terms(index: SimilarIndex, names: list[str], df, row, term, firsts: list[int]):

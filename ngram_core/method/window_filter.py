@@ -89,6 +89,12 @@ def window_starts(buf: bytes, offsets: Sequence[int], n: int) -> np.ndarray:
     return inside_rows(np.arange(max(len(buf) // 4 - n + 1, 0), dtype=np.int64), offsets, n)
 
 
+def _unknown_hash(n: int) -> np.uint64:
+    """The hash of a window of n tokens A lacks (every id UNKNOWN): B's training text
+    in words A never uses gives it at every position."""
+    return window_hashes(np.full(n, UNKNOWN, dtype=np.uint32).tobytes(), n)[0]
+
+
 def table_size(windows: int) -> tuple[int, int]:
     """The slots of a table for ``windows`` windows (:data:`BITS_PER_WINDOW` each,
     a power of two from MIN_BITS to MAX_BITS) and the shift that takes a hash to
@@ -123,7 +129,7 @@ class WindowBits:
         if len(starts):
             own = hashes[starts]
             bits[(own >> np.uint64(shift)).astype(np.int64)] = True
-            unknown = window_hashes(np.full(n, UNKNOWN, dtype=np.uint32).tobytes(), n)[0]
+            unknown = _unknown_hash(n)
             if bits[int(unknown >> np.uint64(shift))] and not (own == unknown).any():
                 drop = int(unknown)
         return cls(bits, shift, n, drop)
@@ -162,7 +168,7 @@ class WindowTags:
         starts = [window_starts(buf, offsets, n) for buf, offsets in rows]
         size, shift = table_size(sum(map(len, starts)))
         tags = np.zeros(size, dtype=np.uint8)
-        unknown = window_hashes(np.full(n, UNKNOWN, dtype=np.uint32).tobytes(), n)[0]
+        unknown = _unknown_hash(n)
         met = False                   # some set's window has the unknown window's hash
         for k, ((buf, _), at) in enumerate(zip(rows, starts)):
             if len(at):
