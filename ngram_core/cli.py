@@ -118,7 +118,8 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths:
     """The check the arguments ask for, and what was read from each file
     (``("A", read)``, ...). A is indexed; B is indexed whole when small and
     plain (:func:`~ngram_core.read.files.index_b_whole`, as the page does), else
-    streamed past A's index in bounded pieces, in this process or on Dask. ``b_paths``:
+    streamed past A's index in bounded pieces, in this process, in worker processes
+    (``--jobs``) or on Dask. ``b_paths``:
     B's files, its globs expanded; ``blocksize``: :func:`check_flags`' value."""
     a_options, b_options = read_options(args, "a"), read_options(args, "b")
     a_rows, _, a_reads = load_rows_by_file([args.a], args.a_field, args.a_id_field, a_options)
@@ -140,8 +141,10 @@ def run(args: argparse.Namespace, settings: Settings, bar: ProgressBar, b_paths:
                           workers=args.workers, connect_timeout=args.connect_timeout,
                           logs=args.dask_logs, **options)
     else:
+        from .run.processes import local_processes
         from .run.stream import check_streamed
-        result = check_streamed(a_rows, b_paths, settings, **options)
+        with local_processes(args.jobs) as executor:
+            result = check_streamed(a_rows, b_paths, settings, **options, executor=executor)
     return result, reads + [("B", read) for read in result.b_reads]
 
 

@@ -153,7 +153,10 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
                                            connect_timeout=args.connect_timeout,
                                            logs=args.dask_logs)
             else:
-                suite = check_suite(evals, train_paths, settings, **options)
+                from .run.processes import local_processes
+                with local_processes(args.jobs) as executor:
+                    suite = check_suite(evals, train_paths, settings, **options,
+                                        executor=executor)
             check_unchanged(stamps)
             bar.clear()
             for read in suite.results[0].b_reads:

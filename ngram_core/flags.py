@@ -95,6 +95,10 @@ def add_engine_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("local", "dask"), default="local",
                    help="local: this process (default); dask: index A and stream B "
                         "through a Dask cluster")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="with --engine local, when B is streamed: worker processes walking "
+                        "its partitions (default: one per core from 64 MiB of B; 1: this "
+                        "process alone)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --engine dask: an existing scheduler (default: a local cluster)")
     p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
@@ -162,6 +166,10 @@ def check_flags(args: argparse.Namespace) -> int:
                                               f"{args.connect_timeout:g}")
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers", f"must be a whole number, 1 or more, not {args.workers}")
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError("--jobs", f"must be a whole number, 1 or more, not {args.jobs}")
+    if args.jobs is not None and args.engine == "dask":
+        raise InputError("--jobs", "is for --engine local; --workers sets Dask's")
     if args.scheduler is not None:
         address = SCHEDULER_ADDRESS.fullmatch(args.scheduler.strip())
         if address is None or not 1 <= int(address[3]) <= 65535:

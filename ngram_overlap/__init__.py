@@ -258,6 +258,12 @@ def _evals(evals: Mapping[str, Data] | Sequence[Data]) -> dict[str, Data]:
     return named
 
 
+def _jobs(jobs: Any) -> None:
+    """``jobs``: None or a whole number, 1 or more."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise InputError("jobs", f"must be a whole number, 1 or more, not {jobs!r}")
+
+
 @contextmanager
 def _named_errors(files: _Files) -> Iterator[None]:
     """An error about data given as rows names the data (``test``, ``train``, an eval's
@@ -285,7 +291,7 @@ def _result(report: Any, files: _Files, test: str, train: Sequence[str],
 
 
 def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | None = None,
-          **options: Any) -> Result:
+          jobs: int | None = None, **options: Any) -> Result:
     """Check a test set against training data, as ``ngram-overlap TEST TRAIN`` does.
 
     Every matching and reading flag of the command is a keyword (see
@@ -295,8 +301,11 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
     ``id_field``, ``format``, ``records``, ``delimiter``, ``no_header``,
     ``text_rows`` and the training data's, with ``train_`` before them.
     ``progress=True`` reports progress (a tqdm bar, else lines on stderr), a callable
-    is given each step; silent by default."""
+    is given each step; silent by default. ``jobs``: worker processes walking large
+    training data (as ``--jobs``: by default one per core from 64 MiB; 1, this
+    process alone)."""
     chosen = Chosen(options)
+    _jobs(jobs)
     _accepted(test, "test")
     _accepted(train, "train")
     on_progress = reporter(progress)
@@ -323,11 +332,14 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
                                            fields=(fields_of(a_reads), fields_of(b_reads))),
                                on_progress)
         else:
+            from ngram_core.run.processes import local_processes
             from ngram_core.run.stream import check_streamed
-            report = check_streamed(a_rows, b_paths, chosen.settings,
-                                    a_fields=a_reads[0].text_fields, b_fields=chosen.b_fields,
-                                    b_like=like, b_id_field=chosen.b_id_field,
-                                    b_options=b_options, on_progress=on_progress)
+            with local_processes(jobs) as executor:
+                report = check_streamed(a_rows, b_paths, chosen.settings,
+                                        a_fields=a_reads[0].text_fields,
+                                        b_fields=chosen.b_fields, b_like=like,
+                                        b_id_field=chosen.b_id_field, b_options=b_options,
+                                        on_progress=on_progress, executor=executor)
             b_reads = report.b_reads
         if on_progress is not None:
             on_progress.close()
@@ -337,7 +349,7 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
 def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
                   out: str | os.PathLike[str] | None = None,
                   progress: bool | Callable[[Any], Any] | None = None,
-                  **options: Any) -> SuiteResult:
+                  jobs: int | None = None, **options: Any) -> SuiteResult:
     """Check every eval against the training data, read once, as ``ngram-overlap
     decontaminate`` does, with its flags as keywords (as :func:`check`'s: the evals'
     fields as ``text_field`` or ``eval_text_field``, the training data's as
@@ -345,13 +357,15 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
     (``removed``, the records of ``removed.jsonl``) and which rows to keep
     (``keep``, ``mask()``: aligned with the training input); with ``out``, the
     cleaned training files, ``removed.jsonl`` and ``report.json`` are written there,
-    all of them or none."""
+    all of them or none. ``jobs``: as :func:`check`'s."""
     from ngram_core.decontaminate import (now, output_names, plan_suite_outputs,
                                           removed_lines, suite_files, suite_report)
     from ngram_core.write.outputs import made_folders_kept_tidy, write_folder
+    from ngram_core.run.processes import local_processes
     from ngram_core.run.suite import check_suite, read_eval, refuse_evals_in_training
 
     started = now()
+    _jobs(jobs)
     remove_rephrased = bool(options.pop("remove_rephrased", False))
     chosen = Chosen(options)
     if not isinstance(evals, (str, os.PathLike)) and not isinstance(evals, Iterable):
@@ -385,12 +399,13 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
         names = output_names(list(named), b_paths)
         folder = os.fspath(out) if out is not None else ""
         planned = plan_suite_outputs(folder, names, b_paths) if out is not None else None
-        with made_folders_kept_tidy(planned):
+        with made_folders_kept_tidy(planned), local_processes(jobs) as executor:
             suite = check_suite(sets, b_paths, chosen.settings, b_fields=chosen.b_fields,
                                 b_id_field=chosen.b_id_field,
                                 b_options=chosen.read_options("b", all(p in files.names
                                                                        for p in b_paths)),
-                                on_progress=on_progress, remove_rephrased=remove_rephrased)
+                                on_progress=on_progress, remove_rephrased=remove_rephrased,
+                                executor=executor)
         report = files.named(suite_report(suite, [os.path.join(folder, name) if folder else ""
                                                   for name in names[2:]], started, now()))
         removed = [files.named(json.loads(line))

@@ -1,0 +1,170 @@
+"""B's partitions walked by local worker processes: the streamed check on every core
+of one machine (an :class:`~ngram_core.run.stream.Executor`, as Dask's is).
+
+The contract: the same answer as the walk in this process, byte for byte, in a
+fraction of the time on a machine of several cores. Each worker gets A's index
+once (pickled when it starts), then a partition at a time; results come back in
+the order they finish, which the streamed check is built for (Dask's workers
+finish in any order too: a partition past a window's cap is walked again,
+ranked, see :func:`~ngram_core.run.stream.over_cap`). One partition, one
+process asked for, or fewer bytes of B than ``from_bytes`` (where starting
+workers costs more than they save) are walked here, with no worker started.
+
+Workers start by ``forkserver`` where the system has it (a fresh interpreter
+forked from a clean server: nothing of this process's threads, such as
+pyarrow's, is copied), else by ``spawn``. They ignore Ctrl-C, which this process
+takes and answers by stopping them. A worker that dies (killed, out of memory)
+is one :class:`~ngram_core.errors.InputError` saying what to do.
+
+>>> with local_processes(1) as executor:
+...     executor is None
+True
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import InputError
+from .stream import part_bytes
+
+#: B's bytes from which the command walks it in worker processes unless told how many
+#: (``--jobs``): starting a worker and sending it A's index takes about half a second.
+PROCESSES_FROM_BYTES = 64 * 2**20
+
+#: A worker's copy of A's index (set once, when the worker starts).
+_index: Any = None
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                 # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class OnProcesses:
+    """Runs partition work in up to ``jobs`` local worker processes, started at the
+    first :meth:`map` of two partitions or more (of ``from_bytes`` or more) and kept
+    for the next (:meth:`close` stops them)."""
+
+    def __init__(self, jobs: int, from_bytes: int = 0):
+        self.jobs, self.from_bytes = jobs, from_bytes
+        self._pool: ProcessPoolExecutor | None = None
+        self._index: Any = None
+
+    def map(self, work: Callable[..., Any], parts: Sequence[Any],
+            choices: dict[int, tuple[Any, ...]], index: Any,
+            extra: dict[int, Any] | None = None) -> Iterator[Any]:
+        """``work(part, *choices[part.file_index], index, *extra[part.index])`` of every
+        partition, each result as it finishes; the first carrying an error stops the
+        rest and is raised."""
+        more = (lambda part: (extra[part.index],)) if extra is not None else (lambda part: ())
+        if (len(parts) < 2 or self.jobs < 2
+                or sum(map(part_bytes, parts)) < self.from_bytes):
+            for part in parts:
+                result = work(part, *choices[part.file_index], index, *more(part))
+                if result.error is not None:
+                    raise result.error
+                yield result
+            return
+        pool = self._pool_for(index, len(parts))
+        futures = [pool.submit(_walk, work, part, choices[part.file_index], more(part))
+                   for part in parts]
+        try:
+            for future in _as_finished(futures):
+                result = _result_of(future)
+                if result.error is not None:
+                    raise result.error
+                yield result
+        except BaseException:
+            self.close()
+            raise
+
+    def each(self, work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+        """``work(item)`` of every item, the results in order; a result that is an
+        :class:`~ngram_core.errors.InputError` is raised."""
+        results = [work(item) for item in items]
+        for result in results:
+            if isinstance(result, InputError):
+                raise result
+        return results
+
+    def close(self) -> None:
+        """Stop the workers (at once: none is waited for)."""
+        pool, self._pool, self._index = self._pool, None, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(5)
+
+    def _pool_for(self, index: Any, parts: int) -> ProcessPoolExecutor:
+        """The workers holding ``index``: started now unless they hold it already."""
+        if self._pool is not None and self._index is not index:
+            self.close()
+        if self._pool is None:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context(
+                "forkserver" if "forkserver" in methods else "spawn")
+            self._pool = ProcessPoolExecutor(min(self.jobs, parts), mp_context=context,
+                                             initializer=_hold, initargs=(index,))
+            self._index = index
+        return self._pool
+
+
+@contextmanager
+def local_processes(jobs: int | None) -> Iterator[OnProcesses | None]:
+    """``OnProcesses(jobs)`` for the length of a ``with`` (None for one process), its
+    workers stopped at the end however it ends. ``jobs`` None: one per usable core,
+    for B of :data:`PROCESSES_FROM_BYTES` or more."""
+    if jobs is None:
+        jobs, from_bytes = usable_cores(), PROCESSES_FROM_BYTES
+    else:
+        from_bytes = 0
+    if jobs < 2:
+        yield None
+        return
+    executor = OnProcesses(jobs, from_bytes)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+def _as_finished(futures: list[Future]) -> Iterator[Future]:
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        yield from sorted(done, key=futures.index)
+
+
+def _result_of(future: Future) -> Any:
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise InputError("worker processes", "one ended without its result (killed, or "
+                         "out of memory?): --jobs 1 walks B in this process") from None
+
+
+def _hold(index: Any) -> None:
+    """A worker's start: A's index kept; Ctrl-C left to the process that started it."""
+    global _index
+    _index = index
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _walk(work: Callable[..., Any], part: Any, choice: tuple[Any, ...], more: tuple) -> Any:
+    return work(part, *choice, _index, *more)

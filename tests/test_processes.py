@@ -1,0 +1,148 @@
+"""B walked by local worker processes (``--jobs``): the answer of the walk in one
+process, byte for byte, and one clear line when a worker fails."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+
+from conftest import FIXTURES
+from ngram_core import InputError, Settings
+from ngram_core.cli import main
+from ngram_core.decontaminate import main as decontaminate
+from ngram_core.read.files import load_rows_by_file
+from ngram_core.run.processes import OnProcesses, local_processes
+from ngram_core.run.stream import check_streamed, plan_partitions
+from test_distributed import corpus, write_shards
+
+
+def _command(argv: list[str]) -> tuple[dict, str]:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, out, err) == 0, err.getvalue()
+    summary = json.loads(out.getvalue())
+    summary.pop("elapsed_seconds", None)
+    return summary, err.getvalue()
+
+
+def test_worker_processes_give_the_bytes_of_one_process(tmp_path):
+    """Shards of several formats cut in partitions of 64 KiB, with copies of A's rows,
+    rewritten rows for the rephrase lens, and a passage held by more rows than the
+    cap: two workers and one process write the same summary, CSVs and lines."""
+    from rephrase_data import dev_set
+    a_texts, rewrites, _ = dev_set("math", "all", 30, 40)
+    stock = "this passage is held by many rows of the training data and by a row of the test set"
+    a_texts = a_texts + [stock + " as well", *corpus(3, 20)]
+    b_texts = (corpus(103, 3000) + rewrites + a_texts[:5] + [f"row {i}: {stock}" for i in range(40)]
+               + corpus(203, 3000))
+    a = tmp_path / "a.jsonl"
+    a.write_text("".join(json.dumps({"id": f"a{i}", "text": t}) + "\n"
+                         for i, t in enumerate(a_texts)))
+    b = write_shards(tmp_path, b_texts, ["jsonl", "csv", "jsonl.gz", "parquet"])
+    assert len(plan_partitions(b, blocksize=64 * 1024)) >= 4
+    runs = {}
+    for jobs in ("1", "2"):
+        rows, csv = tmp_path / f"rows-{jobs}.csv", tmp_path / f"spans-{jobs}.csv"
+        summary, err = _command([str(a), *b, "--json", "--jobs", jobs, "--blocksize", "64KiB",
+                                 "--rows-csv", str(rows), "--csv", str(csv)])
+        runs[jobs] = (summary, err, rows.read_bytes(), csv.read_bytes())
+    assert runs["2"] == runs["1"]
+    summary = runs["1"][0]
+    assert summary["flagged"] > 0 and summary["rephrased"] > 0 and summary["windows_capped"] > 0
+
+
+def test_decontaminate_with_worker_processes_writes_the_same_folder(tmp_path):
+    """The suite walked by two workers: every file of the output folder as one
+    process writes it."""
+    eval_texts = corpus(11, 40) + ["w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15"]
+    (tmp_path / "eval.jsonl").write_text("".join(json.dumps({"text": t}) + "\n"
+                                                 for t in eval_texts))
+    train = write_shards(tmp_path, corpus(111, 2500) + eval_texts[-3:] + corpus(112, 2500),
+                         ["jsonl", "jsonl"])
+    folders = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out-{jobs}"
+        assert decontaminate(["--evals", str(tmp_path / "eval.jsonl"), "--train", *train,
+                              "--out", str(out), "--jobs", jobs, "--blocksize", "64KiB",
+                              "--json"], io.StringIO(), io.StringIO()) == 0
+        folders.append({name: (out / name).read_bytes() for name in sorted(os.listdir(out))
+                        if name != "report.json"})
+        report = json.loads((out / "report.json").read_text())
+        assert sum(t["removed"] for t in report["training"]) > 0
+    assert folders[0] == folders[1]
+
+
+def test_a_bad_line_in_a_later_partition_is_named_as_one_process_names_it(tmp_path):
+    lines = [json.dumps({"text": f"row {i} " * 20}) for i in range(3000)]
+    lines[2500] = '{"text": broken'
+    bad = tmp_path / "train.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    a = str(FIXTURES / "report" / "test-set.jsonl")
+    errors = []
+    for jobs in ("1", "2"):
+        err = io.StringIO()
+        assert main([a, str(bad), "--jobs", jobs, "--blocksize", "64KiB"], io.StringIO(),
+                    err) == 2
+        errors.append(err.getvalue().strip().splitlines()[-1])
+    assert errors[0] == errors[1] and "line 2501" in errors[0], errors
+
+
+def _die(part, *_):
+    """A partition's work that kills the worker walking it."""
+    os._exit(9)
+
+
+def test_a_worker_killed_is_one_line_that_says_what_to_do(tmp_path):
+    shard = tmp_path / "b.jsonl"
+    shard.write_text("".join(json.dumps({"text": f"row {i} " * 20}) + "\n" for i in range(3000)))
+    parts = plan_partitions([str(shard)], blocksize=64 * 1024)
+    with local_processes(2) as executor:
+        with pytest.raises(InputError) as raised:
+            list(executor.map(_die, parts, {0: ()}, None))
+    assert str(raised.value) == ("worker processes: one ended without its result (killed, or "
+                                 "out of memory?): --jobs 1 walks B in this process")
+
+
+def test_small_b_and_one_job_start_no_worker(tmp_path):
+    """Under PROCESSES_FROM_BYTES by default, or with --jobs 1, B is walked here:
+    what a process walks here is what a worker would return."""
+    shard = tmp_path / "b.jsonl"
+    shard.write_text("".join(json.dumps({"text": f"row {i} " * 20}) + "\n" for i in range(3000)))
+    a_rows = load_rows_by_file([str(FIXTURES / "report" / "test-set.jsonl")])[0]
+    with local_processes(None) as executor:
+        assert executor is not None
+        result = check_streamed(a_rows, [str(shard)], Settings(), blocksize=64 * 1024,
+                                executor=executor)
+        assert executor._pool is None               # 600 KB of B: no worker started
+    with local_processes(1) as executor:
+        assert executor is None
+    assert result.summary.as_dict()["b_rows"] == 3000
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--jobs", "0"], "--jobs: must be a whole number, 1 or more, not 0"),
+    (["--jobs", "2", "--engine", "dask"], "--jobs: is for --engine local; --workers sets Dask's"),
+])
+def test_jobs_is_checked_before_any_work(argv, message):
+    a = str(FIXTURES / "report" / "test-set.jsonl")
+    err = io.StringIO()
+    assert main([a, a, *argv], io.StringIO(), err) == 2
+    assert err.getvalue().strip() == f"ngram-overlap: {message}"
+
+
+def test_the_library_takes_jobs(tmp_path):
+    """``ngram_overlap.check(..., jobs=2)`` on two compressed training files (streamed,
+    a partition each): the rows and summary of ``jobs=1``; a bad value is refused."""
+    import ngram_overlap
+    a_texts = corpus(21, 30)
+    b = write_shards(tmp_path, corpus(121, 400) + a_texts[:4] + corpus(122, 400),
+                     ["jsonl.gz", "jsonl.gz"])
+    a = tmp_path / "a.jsonl"
+    a.write_text("".join(json.dumps({"text": t}) + "\n" for t in a_texts))
+    one, two = (ngram_overlap.check(str(a), b, jobs=jobs) for jobs in (1, 2))
+    assert two.rows == one.rows and two.summary == one.summary
+    assert one.summary["flagged"] > 0
+    with pytest.raises(InputError, match="jobs: must be a whole number, 1 or more, not 0"):
+        ngram_overlap.check(str(a), b, jobs=0)
