@@ -10,9 +10,11 @@ profile; progress goes to stderr. The rows:
 
 * **B streamed**: A = 2 MB, B = 200 MB of English-like JSON Lines in 20 MB
   shards (``bench_dask``'s data), ``python -m ngram_core A B... --json`` as a
-  plain install runs it (numpy and pyarrow are dependencies), then the same
-  command in a process where numpy and pyarrow cannot be imported (the
-  pure-Python path, as the tab runs it), then the janitor streaming the same B
+  plain install runs it (numpy and pyarrow are dependencies; B's partitions
+  walked by one worker process per core, the default from 64 MiB of B), the
+  same with ``--jobs 1`` (this process alone), then the same command where
+  numpy and pyarrow cannot be imported (the pure-Python path, as the tab runs
+  it; its workers too), then the janitor streaming the same B
   past A's 13-gram strings (``bench_dask``'s job: each B line read,
   ``json.loads``, normalized, its 13-grams intersected with A's). Rate = B's
   bytes over the whole process's wall-clock time; "× the janitor" = the
@@ -24,7 +26,8 @@ profile; progress goes to stderr. The rows:
 
 Every process is byte-compiled first (as an installed package is) and timed
 from its start to its end, the commands in turns, the median of ``--runs``;
-peak memory is each process's own ``VmHWM``. Then each command runs once
+peak memory is each process's own ``VmHWM``, or where it starts workers the
+largest sum of its and their resident memory (sampled every 20 ms). Then each command runs once
 more under ``cProfile`` and its five functions of most own time are printed.
 The page's first result against Pyodide's bare start is ``bench_browser``'s.
 """
@@ -52,18 +55,43 @@ ROOT = Path(__file__).resolve().parent.parent
 MB = 2**20
 
 #: Runs a command's module in this process and prints its peak memory (kB) last on
-#: stderr; ``--pure`` first makes numpy and pyarrow impossible to import.
+#: stderr: its own, or with worker processes the largest sum of the resident memory
+#: of it and every process under it, sampled every 20 ms; ``--pure`` first makes
+#: numpy and pyarrow impossible to import (in the workers too: ``PYTHONPATH``).
 RUNNER = r"""
-import runpy, sys
+import os, runpy, sys, threading, time
 if sys.argv[1] == "--pure":
     sys.modules["numpy"] = sys.modules["pyarrow"] = None
 module, sys.argv = sys.argv[2], [sys.argv[2], *sys.argv[3:]]
+most = [0]
+
+def tree_kb():
+    parents, rss = {}, {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(name)], rss[int(name)] = int(fields[1]), int(fields[21]) * 4
+    mine, total = {os.getpid()}, 0
+    for _ in range(4):
+        mine |= {pid for pid, parent in parents.items() if parent in mine}
+    return sum(rss.get(pid, 0) for pid in mine)
+
+def sample():
+    while True:
+        most[0] = max(most[0], tree_kb())
+        time.sleep(0.02)
+
+threading.Thread(target=sample, daemon=True).start()
 try:
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 finally:
     with open("/proc/self/status") as f:
-        peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
-    print(f"PEAK_KB {peak}", file=sys.stderr)
+        own = int(next(line.split()[1] for line in f if line.startswith("VmHWM:")))
+    print(f"PEAK_KB {max(own, most[0])}", file=sys.stderr)
 """
 
 
@@ -89,6 +117,20 @@ def run(argv: list[str], env: dict | None = None) -> tuple[float, float]:
 def command(pure: bool, *args: str) -> list[str]:
     return [sys.executable, "-c", RUNNER, "--pure" if pure else "--plain", "ngram_core",
             *args, "--json"]
+
+
+#: A folder whose ``numpy`` and ``pyarrow`` cannot be imported, put first on the
+#: ``PYTHONPATH`` of a pure run so its worker processes lack them too.
+NO_NUMPY = ROOT / "benchmarks" / "out" / "no_numpy"
+
+
+def pure_env() -> dict:
+    for name in ("numpy", "pyarrow"):
+        (NO_NUMPY / name).mkdir(parents=True, exist_ok=True)
+        (NO_NUMPY / name / "__init__.py").write_text(
+            f"raise ImportError('{name} left out of this benchmark run')\n")
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(NO_NUMPY), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
 
 
 def timed(commands: dict[str, tuple[list[str], dict | None]], runs: int
@@ -137,9 +179,12 @@ def main(argv=None) -> int:
     print(f"# bench_speed {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z} | "
           f"nproc {os.cpu_count()} | {cpu_model()} | Python {platform.python_version()} | "
           f"median of {args.runs}\n")
+    cores = len(os.sched_getaffinity(0))
     streamed = timed({
         "command, plain install": (command(False, a_path, *shards), None),
-        "command, no numpy or pyarrow": (command(True, a_path, *shards), None),
+        "command, plain install, --jobs 1": (command(False, a_path, *shards, "--jobs", "1"),
+                                             None),
+        "command, no numpy or pyarrow": (command(True, a_path, *shards), pure_env()),
         "janitor": ([python, "-c", JANITOR_STREAM_JOB, a_path, *shards], janitor_env),
     }, args.runs)
     with tempfile.TemporaryDirectory(prefix="bench_speed_") as tmp:
@@ -153,16 +198,18 @@ def main(argv=None) -> int:
         }, args.runs)
         log("profiling")
         small_profile = profile_top([str(pair_a), str(pair_b)])
-    streamed_profile = profile_top([a_path, *shards])
+    streamed_profile = profile_top([a_path, *shards, "--jobs", "1"])
 
     janitor_s = streamed["janitor"][0]
     print("| workload | time | rate | peak | × the janitor | target |")
     print("|---|---:|---:|---:|---:|---|")
-    for name in ("command, plain install", "command, no numpy or pyarrow", "janitor"):
+    for name in ("command, plain install", "command, plain install, --jobs 1",
+                 "command, no numpy or pyarrow", "janitor"):
         seconds, peak = streamed[name]
         speed = f"{janitor_s / seconds:.2f} × as fast" if name != "janitor" else ""
         target = "≥ 4 ×, ≤ 400 MB" if name == "command, plain install" else ""
-        print(f"| B of {b_bytes / 1e6:,.0f} MB streamed, A of 2 MB: {name} | {seconds:.1f} s "
+        shown = name if "--jobs 1" in name or name == "janitor" else f"{name} ({cores} workers)"
+        print(f"| B of {b_bytes / 1e6:,.0f} MB streamed, A of 2 MB: {shown} | {seconds:.1f} s "
               f"| {b_bytes / 1e6 / seconds:.1f} MB/s | {peak:.0f} MB | {speed} | {target} |")
     command_s, command_peak = small["command"]
     pair_janitor_s, pair_janitor_peak = small["janitor"]
@@ -171,7 +218,8 @@ def main(argv=None) -> int:
     print(f"| 2 MB x 2 MB: janitor | {pair_janitor_s:.2f} s | | | | |")
     for title, lines in ((f"B of {b_bytes / 1e6:,.0f} MB streamed", streamed_profile),
                          ("2 MB x 2 MB", small_profile)):
-        print(f"\nProfile of the command, {title} (one run under cProfile, own time):\n")
+        print(f"\nProfile of the command, {title} (one run under cProfile, own time"
+              f"{', --jobs 1' if 'streamed' in title else ''}):\n")
         print("| function | calls | own time | with callees | of the run |")
         print("|---|---:|---:|---:|---:|")
         print("\n".join(lines))

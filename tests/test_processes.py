@@ -146,3 +146,20 @@ def test_the_library_takes_jobs(tmp_path):
     assert one.summary["flagged"] > 0
     with pytest.raises(InputError, match="jobs: must be a whole number, 1 or more, not 0"):
         ngram_overlap.check(str(a), b, jobs=0)
+
+
+def test_the_default_starts_no_more_workers_than_memory_holds(monkeypatch):
+    """Each worker takes about what this process holds: with room for two, two of
+    eight cores; with room for none, this process alone; ``--jobs`` is as given."""
+    from ngram_core.run import processes
+    monkeypatch.setattr(processes, "_resident_bytes", lambda: 200 * 2**20)
+    monkeypatch.setattr(processes, "_available_bytes", lambda: 700 * 2**20)
+    assert processes.affordable_workers(8) == 2
+    monkeypatch.setattr(processes, "_available_bytes", lambda: 100 * 2**20)
+    assert processes.affordable_workers(8) == 1
+    monkeypatch.setattr(processes, "_available_bytes", lambda: None)
+    assert processes.affordable_workers(8) == 8
+    monkeypatch.setattr(processes, "usable_cores", lambda: 8)
+    with local_processes(None) as default, local_processes(3) as asked:
+        assert (default.jobs, default.from_bytes, asked.jobs, asked.from_bytes) == \
+            (8, processes.PROCESSES_FROM_BYTES, 3, 0)

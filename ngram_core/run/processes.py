@@ -51,6 +51,34 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def affordable_workers(wanted: int) -> int:
+    """How many of ``wanted`` workers the memory free now holds, each taking about
+    what this process holds (A's index, the libraries) and a quarter more (a
+    piece of B), with a fifth of that memory left over: at least 1, and
+    ``wanted`` where the system does not say."""
+    own, free = _resident_bytes(), _available_bytes()
+    if not own or free is None:
+        return wanted
+    return max(1, min(wanted, int(free * 0.8 // (own * 1.25))))
+
+
+def _resident_bytes() -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+def _available_bytes() -> int | None:
+    try:
+        with open("/proc/meminfo") as f:
+            return next(int(line.split()[1]) * 1024 for line in f
+                        if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
 class OnProcesses:
     """Runs partition work in up to ``jobs`` local worker processes, started at the
     first :meth:`map` of two partitions or more (of ``from_bytes`` or more) and kept
@@ -68,6 +96,8 @@ class OnProcesses:
         partition, each result as it finishes; the first carrying an error stops the
         rest and is raised."""
         more = (lambda part: (extra[part.index],)) if extra is not None else (lambda part: ())
+        if self._pool is None and self.from_bytes:       # the default: as memory allows
+            self.jobs = min(self.jobs, affordable_workers(self.jobs))
         if (len(parts) < 2 or self.jobs < 2
                 or sum(map(part_bytes, parts)) < self.from_bytes):
             for part in parts:
@@ -129,7 +159,8 @@ class OnProcesses:
 def local_processes(jobs: int | None) -> Iterator[OnProcesses | None]:
     """``OnProcesses(jobs)`` for the length of a ``with`` (None for one process), its
     workers stopped at the end however it ends. ``jobs`` None: one per usable core,
-    for B of :data:`PROCESSES_FROM_BYTES` or more."""
+    as many as the memory free holds (:func:`affordable_workers`), for B of
+    :data:`PROCESSES_FROM_BYTES` or more."""
     if jobs is None:
         jobs, from_bytes = usable_cores(), PROCESSES_FROM_BYTES
     else:
