@@ -163,3 +163,55 @@ def test_the_default_starts_no_more_workers_than_memory_holds(monkeypatch):
     with local_processes(None) as default, local_processes(3) as asked:
         assert (default.jobs, default.from_bytes, asked.jobs, asked.from_bytes) == \
             (8, processes.PROCESSES_FROM_BYTES, 3, 0)
+
+
+class InFileOrder:
+    """An executor that walks partitions here, each sent when the one before has
+    finished: what worker processes do when one is free at a time."""
+
+    def __init__(self):
+        self.walked: list[int] = []
+
+    def map(self, work, parts, choices, index, extra=None):
+        from ngram_core.run.stream import extra_of
+        more = extra_of(extra)
+        for part in parts:
+            self.walked.append(part.index)
+            result = work(part, *choices[part.file_index], index, *more(part))
+            if result.error is not None:
+                raise result.error
+            yield result
+
+    def each(self, work, items):
+        return [work(item) for item in items]
+
+
+def test_partitions_sent_in_order_are_told_the_windows_past_the_cap(tmp_path):
+    """A passage of A held by rows all through B (past the 32-position cap in the
+    first partitions): each partition sent is told the windows already past the
+    cap, so none is walked twice, and the answer is the one process's; a suite
+    the same."""
+    stock = "a passage held by rows all through the training data and by one row of the test set"
+    a_texts = [stock + " too", *corpus(5, 30)]
+    b_texts = [f"row {i} {stock}" if i % 20 == 0 else t
+               for i, t in enumerate(corpus(105, 4000))]
+    a = tmp_path / "a.jsonl"
+    a.write_text("".join(json.dumps({"text": t}) + "\n" for t in a_texts))
+    b = write_shards(tmp_path, b_texts, ["jsonl"])
+    parts = plan_partitions(b, blocksize=64 * 1024)
+    assert len(parts) >= 4
+    a_rows = load_rows_by_file([str(a)])[0]
+    here = check_streamed(a_rows, b, Settings(), blocksize=64 * 1024)
+    executor = InFileOrder()
+    sent = check_streamed(a_rows, b, Settings(), blocksize=64 * 1024, executor=executor)
+    assert here.summary.windows_capped > 0
+    assert executor.walked == [part.index for part in parts]     # none walked again
+    assert sent.rows_csv() == here.rows_csv() and sent.csv() == here.csv()
+    from ngram_core.run.suite import EvalSet, check_suite
+    suite_here = check_suite([EvalSet("a", a_rows, ["text"], None)], b, Settings(), blocksize=64 * 1024)
+    executor = InFileOrder()
+    suite_sent = check_suite([EvalSet("a", a_rows, ["text"], None)], b, Settings(), blocksize=64 * 1024,
+                             executor=executor)
+    assert executor.walked == [part.index for part in parts]
+    assert suite_sent.results[0].rows_csv() == suite_here.results[0].rows_csv()
+    assert suite_sent.removals == suite_here.removals

@@ -30,7 +30,8 @@ from .check import Progress
 from ..errors import InputError
 from ..read.files import expand_paths
 from ..method.settings import Settings
-from .stream import DEFAULT_BLOCKSIZE, Partition, StreamedResult, check_streamed, part_bytes
+from .stream import (DEFAULT_BLOCKSIZE, Extra, Partition, StreamedResult, check_streamed, extra_of,
+                     part_bytes)
 from ..table import ReadOptions, Row
 
 T = TypeVar("T")
@@ -129,7 +130,7 @@ class OnDask:
 
     def map(self, work: Callable[..., Any], parts: Sequence[Partition],
             choices: dict[int, tuple[Any, ...]], index: Any,
-            extra: dict[int, Any] | None = None) -> Iterator[Any]:
+            extra: Extra = None) -> Iterator[Any]:
         """``index`` made a task (:func:`held`) every partition depends on; each
         result yielded as it finishes; the first carrying an error cancels the rest
         and is raised. No partition finishing for :data:`STALL_SECONDS` plus the
@@ -140,10 +141,11 @@ class OnDask:
         client = self.client
         shared = client.submit(held, index, key=f"ngram-a-index-{uuid.uuid4().hex}",
                                pure=False, retries=2)
-        more = (lambda part: (extra[part.index],)) if extra is not None else (lambda part: ())
+        more = extra_of(extra)
         futures = [client.submit(work, part, *choices[part.file_index], shared, *more(part),
                                  key=f"ngram-{work.__name__}-{shared.key}-{part.index}"
-                                     f"{'-ranked' if extra is not None else ''}", retries=2)
+                                     f"{'-ranked' if isinstance(extra, dict) else ''}",
+                                 retries=2)
                    for part in parts]
         floor = max((part_bytes(p) for p in parts), default=0) / SLOWEST_RATE
         try:

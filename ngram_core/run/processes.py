@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
@@ -33,7 +34,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import InputError
-from .stream import part_bytes
+from .stream import Extra, Partition, extra_of, part_bytes
 
 #: B's bytes from which the command walks it in worker processes unless told how many
 #: (``--jobs``): starting a worker and sending it A's index takes about half a second.
@@ -89,13 +90,15 @@ class OnProcesses:
         self._pool: ProcessPoolExecutor | None = None
         self._index: Any = None
 
-    def map(self, work: Callable[..., Any], parts: Sequence[Any],
+    def map(self, work: Callable[..., Any], parts: Sequence[Partition],
             choices: dict[int, tuple[Any, ...]], index: Any,
-            extra: dict[int, Any] | None = None) -> Iterator[Any]:
-        """``work(part, *choices[part.file_index], index, *extra[part.index])`` of every
-        partition, each result as it finishes; the first carrying an error stops the
-        rest and is raised."""
-        more = (lambda part: (extra[part.index],)) if extra is not None else (lambda part: ())
+            extra: Extra = None) -> Iterator[Any]:
+        """``work(part, *choices[part.file_index], index, *extra_of(extra)(part))`` of
+        every partition, each result as it finishes; the first carrying an error
+        stops the rest and is raised. Partitions are sent in order, two per worker
+        at most waiting or walked, so ``extra`` as a function is called when a
+        partition is sent, knowing the results yielded before."""
+        more = extra_of(extra)
         if self._pool is None and self.from_bytes:       # the default: as memory allows
             self.jobs = min(self.jobs, affordable_workers(self.jobs))
         if (len(parts) < 2 or self.jobs < 2
@@ -107,14 +110,24 @@ class OnProcesses:
                 yield result
             return
         pool = self._pool_for(index, len(parts))
-        futures = [pool.submit(_walk, work, part, choices[part.file_index], more(part))
-                   for part in parts]
+        waiting = iter(parts)
+        sent: dict[Future, int] = {}
+
+        def send(count: int) -> None:
+            for part in itertools.islice(waiting, count):
+                sent[pool.submit(_walk, work, part, choices[part.file_index],
+                                 more(part))] = part.index
         try:
-            for future in _as_finished(futures):
-                result = _result_of(future)
-                if result.error is not None:
-                    raise result.error
-                yield result
+            send(2 * self.jobs)
+            while sent:
+                done, _ = wait(sent, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=sent.__getitem__):
+                    del sent[future]
+                    result = _result_of(future)
+                    if result.error is not None:
+                        raise result.error
+                    yield result
+                    send(1)
         except BaseException:
             self.close()
             raise
@@ -173,13 +186,6 @@ def local_processes(jobs: int | None) -> Iterator[OnProcesses | None]:
         yield executor
     finally:
         executor.close()
-
-
-def _as_finished(futures: list[Future]) -> Iterator[Future]:
-    pending = set(futures)
-    while pending:
-        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-        yield from sorted(done, key=futures.index)
 
 
 def _result_of(future: Future) -> Any:

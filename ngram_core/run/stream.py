@@ -46,9 +46,9 @@ import functools
 import os
 import threading
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, Union
 
 from .check import Progress
 from ..errors import InputError, shown
@@ -97,15 +97,16 @@ FIELD_SAMPLE_BYTES = 2**20
 # --- partitions of B ---------------------------------------------------------
 
 class Executor(Protocol):
-    """Runs partition work elsewhere (:class:`ngram_core.run.distributed.OnDask`): ``map``
-    yields ``work(part, *choices[part.file_index], index, *extra)`` of every
-    partition (its file's fields and id field, or a suite's groups of them) as each
-    finishes, in any order, and raises the first result's error; ``each`` gives
-    ``work(item)`` of every item, in order, raising the first that is an error."""
+    """Runs partition work elsewhere (:class:`ngram_core.run.distributed.OnDask`,
+    :class:`ngram_core.run.processes.OnProcesses`): ``map`` yields ``work(part,
+    *choices[part.file_index], index, *extra_of(extra)(part))`` of every partition
+    (its file's fields and id field, or a suite's groups of them) as each finishes,
+    in any order, and raises the first result's error; ``each`` gives ``work(item)``
+    of every item, in order, raising the first that is an error."""
 
     def map(self, work: Callable[..., Any], parts: Sequence[Partition],
             choices: dict[int, tuple[Any, ...]], index: Any,
-            extra: dict[int, Any] | None = None) -> Iterator[Any]: ...
+            extra: Extra = None) -> Iterator[Any]: ...
 
     def each(self, work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]: ...
 
@@ -127,6 +128,25 @@ class Partition:
     layout: DelimitedLayout | None = None   # a CSV or TSV read record by record
     by_item: bool = False         # a JSON array read item by item
     empty: bool = False           # an empty file among several: no rows
+
+
+#: A partition's last argument, where its work takes one: by partition index, or
+#: a function of the partition, called when the partition is sent (see :func:`extra_of`).
+Extra = Union[dict[int, Any], Callable[[Partition], Any], None]
+
+
+def extra_of(extra: Extra) -> Callable[[Partition], tuple[Any, ...]]:
+    """The arguments ``extra`` adds after a partition's index (none for None)::
+
+        >>> part = Partition(2, 0, "b.jsonl", ReadOptions())
+        >>> extra_of({2: "x"})(part), extra_of(lambda p: p.index)(part), extra_of(None)(part)
+        (('x',), (2,), ())
+    """
+    if extra is None:
+        return lambda part: ()
+    if callable(extra):
+        return lambda part: (extra(part),)
+    return lambda part: (extra[part.index],)
 
 
 def plan_partitions(paths: Sequence[str], options: ReadOptions = ReadOptions(),
@@ -549,6 +569,9 @@ class PartitionResult:
     seen: dict[bytes, int] = field(default_factory=dict)
     #: whether the walk knew the occurrences before this partition (see walk_partition)
     ranked: bool = False
+    #: walked without them: the windows of A known, when it was sent, to occur ``cap``
+    #: times or more before it, none of whose positions here started a span
+    past_cap: frozenset[bytes] = frozenset()
     blank: int = 0                   # B rows with no text, and with text but fewer than n tokens
     short: int = 0
     tokens: int = 0
@@ -560,25 +583,95 @@ class PartitionResult:
 
 
 def walk_partition(part: Partition, fields: Reading, id_field: str,
-                   index: AIndex, before: dict[bytes, int] | None = None) -> PartitionResult:
+                   index: AIndex, before: dict[bytes, int] | None = None,
+                   past_cap: Collection[bytes] = ()) -> PartitionResult:
     """One partition's partial result, walked a piece at a time.
 
     The cap: of each window's B positions, only the first ``index.cap`` in file
     order can start a span (every occurrence still matches the window). With
     ``before``, the occurrences of each window in the partitions before this
     one, the rank of each position is exact; without it, positions are ranked
-    within the partition, and the caller walks the partition again with
-    ``before`` where that was not enough (see :func:`over_cap`)."""
-    out = PartitionResult(part.index, part.file_index, ranked=before is not None)
+    within the partition, but for the windows ``past_cap`` (known to occur
+    ``cap`` times before it: none of their positions starts a span), and the
+    caller walks the partition again with ``before`` where that was not enough
+    (see :func:`over_cap`)."""
+    known = before if before is not None else dict.fromkeys(past_cap, index.cap)
+    out = PartitionResult(part.index, part.file_index, ranked=before is not None,
+                          past_cap=frozenset(past_cap) if before is None else frozenset())
     fields_read: dict[tuple[str, ...], None] = {}
     try:
         for rows in partition_chunks(part, fields, id_field, fields_read):
-            walk_rows(rows, out, index, bool(id_field), before or {})
+            walk_rows(rows, out, index, bool(id_field), known)
             out.rows += len(rows)
     except InputError as e:
         return PartitionResult(part.index, part.file_index, error=e)
     out.fields_read = tuple(fields_read)
     return out
+
+
+def walk_told(part: Partition, fields: Reading, id_field: str, index: AIndex,
+              told: tuple[dict[bytes, int] | None, frozenset[bytes]]) -> PartitionResult:
+    """:func:`walk_partition` told what was known of the cap when it was sent (see
+    :meth:`CapFloor.told`): the occurrences before it, or the windows past the cap."""
+    return walk_partition(part, fields, id_field, index, *told)
+
+
+class CapFloor:
+    """What a partition sent to a worker can be told of the cap: the occurrences
+    of A's windows before it, once every partition before it is walked; until
+    then, the windows that occur ``cap`` times or more in the partitions walked so
+    far before it (:meth:`told`). Partitions are numbered in file order; those
+    walked are added as they finish, in any order.
+
+    >>> floor = CapFloor(3)
+    >>> floor.add(1, {b"w": 2, b"y": 1})
+    >>> sorted(floor.past_cap(2))
+    []
+    >>> floor.add(0, {b"w": 1, b"x": 5})
+    >>> sorted(floor.past_cap(2)), sorted(floor.past_cap(3))
+    ([b'w', b'x'], [b'w', b'x'])
+    >>> floor.add(3, {b"y": 2})
+    >>> sorted(floor.past_cap(3)), sorted(floor.past_cap(4))
+    ([b'w', b'x'], [b'w', b'x', b'y'])
+    """
+
+    def __init__(self, cap: int):
+        self.cap = cap
+        self.prefix_end = 0                   # partitions [0, prefix_end) all walked
+        self.prefix: dict[bytes, int] = {}   # their occurrences, summed
+        self.full: set[bytes] = set()         # of which cap or more
+        self.later: dict[int, dict[bytes, int]] = {}   # walked past the prefix
+
+    def add(self, partition: int, seen: dict[bytes, int]) -> None:
+        self.later[partition] = seen
+        while self.prefix_end in self.later:
+            for key, count in self.later.pop(self.prefix_end).items():
+                total = self.prefix[key] = self.prefix.get(key, 0) + count
+                if total >= self.cap:
+                    self.full.add(key)
+            self.prefix_end += 1
+
+    def told(self, partition: int) -> tuple[dict[bytes, int] | None, frozenset[bytes]]:
+        """``(before, past_cap)`` for :func:`walk_partition`: the occurrences before
+        ``partition`` where every partition before it is walked, else None and the
+        windows known past the cap."""
+        if partition == self.prefix_end:
+            return dict(self.prefix), frozenset()
+        return None, self.past_cap(partition)
+
+    def past_cap(self, partition: int) -> frozenset[bytes]:
+        """The windows seen ``cap`` times in walked partitions before ``partition``, a
+        partition not walked yet (for one of the walked prefix: none)."""
+        if partition < self.prefix_end:
+            return frozenset()
+        also: dict[bytes, int] = {}
+        for p, seen in self.later.items():
+            if p < partition:
+                for key, count in seen.items():
+                    if key not in self.full:
+                        also[key] = also.get(key, 0) + count
+        return frozenset(self.full).union(
+            key for key, count in also.items() if self.prefix.get(key, 0) + count >= self.cap)
 
 
 def over_cap(partials: Sequence[PartitionResult], cap: int
@@ -598,7 +691,7 @@ def over_cap(partials: Sequence[PartitionResult], cap: int
     before: dict[bytes, int] = {}
     again: dict[int, dict[bytes, int]] = {}
     for partial in partials:
-        if not partial.ranked and any(before.get(key, 0) and
+        if not partial.ranked and any(before.get(key, 0) and key not in partial.past_cap and
                                       before[key] + min(count, cap) > cap
                                       for key, count in partial.seen.items()):
             again[partial.partition] = {key: before[key] for key in partial.seen
@@ -1090,11 +1183,16 @@ def _b_files(reads: dict[int, FileRead], walked, n: int
 
 def _walks(executor: Executor | None, parts: Sequence[Partition], choices: dict[int, tuple[Reading, str]],
            index: AIndex) -> Iterator[PartitionResult]:
-    """Every partition walked: on Dask, in parallel and ranked later (see
-    :func:`over_cap`); in this process, in file order, each knowing the windows'
+    """Every partition walked: on an executor, in parallel, each told what is known
+    of the cap when it is sent (:class:`CapFloor`) and ranked later where that was
+    not enough (see :func:`over_cap`); in this process, in file order, each knowing the windows'
     occurrences before it, so no partition is walked twice."""
     if executor is not None:
-        yield from _over_partitions(executor, walk_partition, parts, choices, index)
+        floor = CapFloor(index.cap)
+        for partial in executor.map(walk_told, parts, choices, index,
+                                    lambda part: floor.told(part.index)):
+            floor.add(partial.partition, partial.seen)
+            yield partial
         return
     before: dict[bytes, int] = {}
     for part in parts:
@@ -1127,17 +1225,17 @@ def _definitions(executor: Executor | None, a_rows: list[Row], parts: Sequence[P
 
 def _over_partitions(executor: Executor | None, work: Callable[..., Any],
                      parts: Sequence[Partition], choices: dict[int, tuple[Any, ...]],
-                     index: Any, extra: dict[int, Any] | None = None) -> Iterator[Any]:
-    """Run ``work(part, fields, id_field, index)`` (with ``extra[part.index]`` after
-    them, when given) on every partition and yield each result: in this process in
+                     index: Any, extra: Extra = None) -> Iterator[Any]:
+    """Run ``work(part, fields, id_field, index)`` (with :func:`extra_of` ``extra``
+    after them, when given) on every partition and yield each result: in this process in
     file order (``executor`` None), or as ``executor`` runs them (Dask: in parallel,
     as they finish). The first result carrying an error stops the rest and raises it."""
     if executor is not None:
         yield from executor.map(work, parts, choices, index, extra)
         return
+    more = extra_of(extra)
     for part in parts:
-        more = (extra[part.index],) if extra is not None else ()
-        result = work(part, *choices[part.file_index], index, *more)
+        result = work(part, *choices[part.file_index], index, *more(part))
         if result.error is not None:
             raise result.error
         yield result

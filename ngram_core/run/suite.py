@@ -29,7 +29,7 @@ from .check import Progress
 from ..errors import InputError, shown
 from ..read.files import FileRead, file_identity, load_rows_by_file
 from ..read.fields import fields_beside
-from .stream import (DEFAULT_BLOCKSIZE, AIndex, Combined, Executor, Marks, Partition,
+from .stream import (DEFAULT_BLOCKSIZE, AIndex, CapFloor, Combined, Executor, Marks, Partition,
                      PartitionResult, PieceTokens, StreamedResult, WindowBits, _b_files,
                      WindowTags, _field_choice, _kept, _over_partitions, assemble,
                      count_rows_in, index_a, over_cap, part_bytes, partition_chunks,
@@ -168,14 +168,24 @@ class SuitePartition:
 
 def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
                                suite: SuiteIndex, befores: list[dict[bytes, int]] | None = None,
-                               marks: bool = True) -> StepGenerator[None, SuitePartition]:
+                               marks: bool = True,
+                               past_caps: Sequence[frozenset[bytes]] | None = None
+                               ) -> StepGenerator[None, SuitePartition]:
     """One partition walked past every eval's index, read once per group of evals
     reading it alike (see :func:`~ngram_core.run.stream.walk_partition`: ``befores``,
-    each eval's occurrences of its windows before this partition, ranks the cap);
+    each eval's occurrences of its windows before this partition, ranks the cap;
+    without them, ``past_caps``, each eval's windows known past the cap before it);
     a step after each eval's walk of each piece."""
     out = SuitePartition(part.index, part.file_index)
-    results = {e: PartitionResult(part.index, part.file_index, ranked=befores is not None)
-               for group in groups for e in group.evals}
+    evals = [e for group in groups for e in group.evals]
+    if befores is not None:
+        known, past = befores, [frozenset[bytes]() for _ in suite.indexes]
+    else:
+        past = list(past_caps or [frozenset() for _ in suite.indexes])
+        known = [dict.fromkeys(past[e], suite.indexes[e].cap) for e in range(len(past))]
+    results = {e: PartitionResult(part.index, part.file_index, ranked=befores is not None,
+                                  past_cap=past[e])
+               for e in evals}
     try:
         for group in groups:
             first_row = 0
@@ -186,8 +196,7 @@ def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
                 for e in group.evals:
                     marked: Marks | None = {} if marks else None
                     walk_rows(rows, results[e], suite.indexes[e], bool(group.id_field),
-                              befores[e] if befores is not None else {}, marked,
-                              piece.of_eval(e))
+                              known[e], marked, piece.of_eval(e))
                     results[e].rows += len(rows)
                     for r, (b_id, by_a) in (marked or {}).items():
                         entry = out.marks.setdefault(first_row + r, (b_id, []))
@@ -204,9 +213,11 @@ def walk_suite_partition_steps(part: Partition, groups: tuple[ReadGroup, ...],
 
 def walk_suite_partition(part: Partition, groups: tuple[ReadGroup, ...], suite: SuiteIndex,
                          befores: list[dict[bytes, int]] | None = None,
-                         marks: bool = True) -> SuitePartition:
+                         marks: bool = True,
+                         past_caps: Sequence[frozenset[bytes]] | None = None) -> SuitePartition:
     """:func:`walk_suite_partition_steps` run to its end (a worker's task)."""
-    return run_steps(walk_suite_partition_steps(part, groups, suite, befores, marks))
+    return run_steps(walk_suite_partition_steps(part, groups, suite, befores, marks,
+                                                past_caps))
 
 
 class SuiteCounts(NamedTuple):
@@ -464,11 +475,18 @@ def _suite_walks(executor: Executor | None, parts: Sequence[Partition],
                  marks: bool) -> Iterator[SuitePartition | None]:
     """Every partition walked past every eval: in this process in file order, each
     eval knowing its windows' occurrences before (so none is walked twice), a None
-    after each piece's walk; on an executor in parallel, ranked later (see
+    after each piece's walk; on an executor in parallel, each told what is known of
+    each eval's cap when it is sent (:class:`~ngram_core.run.stream.CapFloor`),
+    ranked later where that was not enough (see
     :func:`~ngram_core.run.stream.over_cap`)."""
     if executor is not None:
-        yield from executor.map(_walk_unranked if marks else _walk_unmarked, parts, choices,
-                                suite)
+        floors = [CapFloor(index.cap) for index in suite.indexes]
+        for partial in executor.map(_walk_unranked if marks else _walk_unmarked, parts,
+                                    choices, suite,
+                                    lambda part: [f.told(part.index) for f in floors]):
+            for floor, result in zip(floors, partial.results):
+                floor.add(partial.partition, result.seen)
+            yield partial
         return
     befores: list[dict[bytes, int]] = [{} for _ in suite.indexes]
     for part in parts:
@@ -482,14 +500,28 @@ def _suite_walks(executor: Executor | None, parts: Sequence[Partition],
         yield partial
 
 
-def _walk_unranked(part: Partition, groups: tuple[ReadGroup, ...],
-                   suite: SuiteIndex) -> SuitePartition:
-    return walk_suite_partition(part, groups, suite, None, True)
+Told = Sequence[tuple["dict[bytes, int] | None", frozenset[bytes]]]
 
 
-def _walk_unmarked(part: Partition, groups: tuple[ReadGroup, ...],
-                   suite: SuiteIndex) -> SuitePartition:
-    return walk_suite_partition(part, groups, suite, None, False)
+def _walk_unranked(part: Partition, groups: tuple[ReadGroup, ...], suite: SuiteIndex,
+                   told: Told) -> SuitePartition:
+    return _walk_told(part, groups, suite, told, True)
+
+
+def _walk_unmarked(part: Partition, groups: tuple[ReadGroup, ...], suite: SuiteIndex,
+                   told: Told) -> SuitePartition:
+    return _walk_told(part, groups, suite, told, False)
+
+
+def _walk_told(part: Partition, groups: tuple[ReadGroup, ...], suite: SuiteIndex,
+               told: Told, marks: bool) -> SuitePartition:
+    """A partition walked told each eval's cap as known when it was sent (see
+    :meth:`~ngram_core.run.stream.CapFloor.told`): ranked where every eval's
+    occurrences before it were known."""
+    befores = [before for before, _ in told]
+    if all(before is not None for before in befores):
+        return walk_suite_partition(part, groups, suite, befores, marks)   # type: ignore[arg-type]
+    return walk_suite_partition(part, groups, suite, None, marks, [past for _, past in told])
 
 
 def _file_firsts(parts: Sequence[Partition], walked: dict[int, PartitionResult]
