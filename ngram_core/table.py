@@ -174,10 +174,16 @@ class Reading:
     training file's detected reading also reads a field left out as a label (short
     strings in the rows sampled) in a row where it holds a sentence: a later row's
     worked answer in a file whose first rows' ``output`` is "positive".
+    ``shapes``: where the fields were detected on a file's first rows only (a file
+    streamed), the shapes of record seen there (see
+    :func:`~ngram_core.read.fields.record_shapes`): a later piece of rows all of
+    one other shape (an ``input`` field that appears after row 50,000) is read by
+    its own shape too.
     """
     fields: tuple[str, ...]
     detected: bool = False
     training: bool = False
+    shapes: frozenset = frozenset()
 
 
 class ReadOptions(NamedTuple):

@@ -735,3 +735,27 @@ def test_the_recipe_runs_as_written_on_a_nested_folder(tmp_path):
     assert sum(t["removed"] for t in report["training"]) == 1
     assert (tmp_path / "cleaned" / "web" / "en" / "part-0.jsonl.zst").exists()
     assert "Rows flagged: 0.0%" in done.stdout
+
+
+@pytest.mark.parametrize("how", [(), ("--jobs", "2", "--blocksize", "256KiB"),
+                                 ("--engine", "dask", "--workers", "1", "--blocksize", "256KiB")])
+def test_a_field_that_first_appears_far_past_the_first_mib_is_read_in_every_piece(tmp_path,
+                                                                                   how):
+    """An SFT mix: Alpaca rows without ``input`` for 3 MB, then rows with one, two of
+    them holding test items, the second in a piece where every row has ``input``
+    (no row of the shape the fields were chosen on): streamed (gzip), in worker
+    processes and on Dask, both are found, as B read whole finds them."""
+    import gzip
+    rows = [{"instruction": f"Write a short note number {j} about the weather in town {j % 31}.",
+             "output": f"Note {j}: the weather in town {j % 31} was mild with a light breeze."}
+            for j in range(30000)]
+    rows += [{"instruction": f"Summarize passage {j}.", "input": f"Passage {j} tells of a "
+              f"harbour town and its {j % 13} boats.", "output": f"Boats, {j}."}
+             for j in range(12000)]
+    rows[30050]["input"], rows[41000]["input"] = Q_SYSTEM, UNSEEN
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    plain = write_jsonl(tmp_path / "train.jsonl", rows)
+    gz = tmp_path / "train.jsonl.gz"
+    gz.write_bytes(gzip.compress(plain.read_bytes()))
+    assert command_flagged(evals, plain) == 2
+    assert command_flagged(evals, gz, *how) == 2

@@ -959,7 +959,7 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
         rows = yield from _rows_steps(table, [ShapeReading(tuple(fields), ())] * len(table.records),
                                       id_field, number_missing_ids)
         return rows
-    readings = yield from shape_readings_steps(table, asked, reading.training)
+    readings = yield from shape_readings_steps(table, asked, reading.training, reading.shapes)
     rows = yield from _rows_steps(table, readings, id_field, number_missing_ids)
     if fields_read is not None:           # few distinct readings, shared by their rows
         fields_read.update(dict.fromkeys({id(r): r.fields for r in readings}.values()))
@@ -1012,12 +1012,41 @@ def record_shape(fields) -> frozenset:
     return frozenset(name.split(".", 1)[0] for name in fields)
 
 
-def shape_readings_steps(table: Table, fields: list[str], training: bool = False):
+def _shape_members(table: Table) -> dict[frozenset, list[int]]:
+    """The records' indexes by :func:`record_shape` of their non-null fields."""
+    keys: dict[tuple, list[int]] = {}
+    for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN)
+        key = tuple(record)
+        if None in record.values():
+            key = tuple(k for k, v in record.items() if v is not None)
+        keys.setdefault(key, []).append(i)
+    shapes: dict[frozenset, list[int]] = {}
+    for key, members in keys.items():
+        shapes.setdefault(record_shape(key), []).extend(members)
+    return shapes
+
+
+def record_shapes(table: Table) -> frozenset:
+    """The shapes of ``table``'s records (:func:`record_shape` of their non-null
+    fields)::
+
+        >>> t = Table("t.jsonl", "jsonl", ["q", "a", "x"],
+        ...           [{"q": "Q", "a": "A"}, {"q": "Q", "a": None}, {"q": "Q", "a": "A", "x": "X"}])
+        >>> sorted(sorted(shape) for shape in record_shapes(t))
+        [['a', 'q'], ['a', 'q', 'x'], ['q']]
+    """
+    return frozenset(_shape_members(table))
+
+
+def shape_readings_steps(table: Table, fields: list[str], training: bool = False,
+                         known: frozenset = frozenset()):
     """Each record's :class:`ShapeReading`, for fields detected as ``fields``.
 
     Records are grouped by :func:`record_shape` of their non-null fields. Where
     every record has one shape and it holds the file's fields, all are read by
-    ``fields`` (the one reading of a file of one schema). Otherwise, for
+    ``fields`` (the one reading of a file of one schema), unless ``known`` (the
+    shapes of the rows the fields were detected on, for a piece of a file
+    streamed) lacks that shape. Otherwise, for
     each shape, detection runs on the shape's own first :data:`SAMPLE_ROWS`
     records: a shape whose detected text fields are all among the file's is read
     by the file's fields (a row without an optional field reads those it has),
@@ -1029,17 +1058,10 @@ def shape_readings_steps(table: Table, fields: list[str], training: bool = False
     """
     have = set(table.fields)
     main = tuple(f for name in fields for f in _expand(table, name, have))
-    keys: dict[tuple, list[int]] = {}
-    for i, record in enumerate(table.records):     # a null is no field (a DataFrame's NaN)
-        key = tuple(record)
-        if None in record.values():
-            key = tuple(k for k, v in record.items() if v is not None)
-        keys.setdefault(key, []).append(i)
-    shapes: dict[frozenset, list[int]] = {}
-    for key, members in keys.items():
-        shapes.setdefault(record_shape(key), []).extend(members)
+    shapes = _shape_members(table)
     main_fixed = _fixed_values(table, table.records[:SAMPLE_ROWS], main, training)
-    if len(shapes) == 1 and main:  # one shape, holding the file's fields: read by them
+    if len(shapes) == 1 and main and (not known or set(shapes) <= known):
+        # one shape, holding the file's fields (and seen where they were chosen)
         return [ShapeReading(main, main_fixed)] * len(table.records)
     out: list[ShapeReading | None] = [None] * len(table.records)
     main_set = set(main)
@@ -1089,7 +1111,8 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
     """
     if not reading.detected:
         return list(reading.fields), []
-    readings = run_steps(shape_readings_steps(table, list(reading.fields), reading.training))
+    readings = run_steps(shape_readings_steps(table, list(reading.fields), reading.training,
+                                              reading.shapes))
     by_fields: Counter = Counter(r.fields for r in readings)
     fields = list(reading.fields)
     notes = []

@@ -66,7 +66,7 @@ from ..method.match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify
                     contained_rows, coverage, covered_runs, dirty_by_part, masked_at, set_contained,
                     short_pieces, short_rows_by_prefix)
 from ..read.fields import (SAMPLE_ROWS, ShortCount, choose_fields, field_stats, fields_beside,
-                           select_rows, unread_counts)
+                           record_shapes, select_rows, unread_counts)
 from ..read.readers import (format_from_name, is_utf16, json_format, read_table,
                              text_rows_read)
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
@@ -990,7 +990,9 @@ def _choice_of(part: Partition, table: Table, fields: list[str] | None, id_field
                like: Sequence[str] | None) -> tuple[tuple[Reading, str], FileRead]:
     stats = field_stats(table)
     choice = choose_fields(table, stats, fields, id_field, like)
-    reading = replace(choice.reading, training=True)    # B's: its label fields' sentences too
+    # B's: its label fields' sentences too, and its later rows of shapes not seen here
+    reading = replace(choice.reading, training=True,
+                      shapes=record_shapes(table) if choice.reading.detected else frozenset())
     return (reading, choice.id_field or ""), file_read(part.path, 0, table, stats, choice, "b")
 
 
