@@ -42,7 +42,7 @@ from .report.summary import percent
 from .run.stream import Executor
 from .report.result import training_accounts
 from .run.suite import (SuiteResult, check_suite, found_in_files, read_eval,
-                         refuse_evals_in_training)
+                         refuse_evals_in_training, refuse_files_named_twice)
 from .terminal import ProgressBar, VisibleText, tolerant, until_stopped, write_result
 
 REPORT = "report.json"
@@ -117,8 +117,8 @@ def _run(args: argparse.Namespace, err: VisibleText, bar: ProgressBar) -> dict:
     settings = settings_of(args)
     blocksize = check_flags(args)
     eval_paths, train_paths = expand_paths(args.evals), expand_paths(args.train)
-    if len(set(map(os.path.realpath, eval_paths))) < len(eval_paths):
-        raise InputError("--evals", "names one file twice")
+    refuse_files_named_twice(eval_paths, "--evals")
+    refuse_files_named_twice(train_paths, "--train")
     refuse_evals_in_training(eval_paths, train_paths)
     names = output_names(eval_paths, train_paths, args.rows_csv)
     planned = plan_suite_outputs(args.out, names, [*eval_paths, *train_paths])

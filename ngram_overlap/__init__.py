@@ -362,7 +362,8 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
                                           removed_lines, suite_files, suite_report)
     from ngram_core.write.outputs import made_folders_kept_tidy, write_folder
     from ngram_core.run.processes import local_processes
-    from ngram_core.run.suite import check_suite, read_eval, refuse_evals_in_training
+    from ngram_core.run.suite import (check_suite, read_eval, refuse_evals_in_training,
+                                      refuse_files_named_twice)
 
     started = now()
     _jobs(jobs)
@@ -394,6 +395,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
         if on_progress is not None:
             on_progress(Reading("read train"))
         b_paths = files.paths(train, "train")
+        refuse_files_named_twice(b_paths, "train")
         refuse_evals_in_training([path for path in eval_paths if path not in files.names],
                                  b_paths)
         names = output_names(list(named), b_paths)

@@ -759,3 +759,57 @@ def test_a_field_that_first_appears_far_past_the_first_mib_is_read_in_every_piec
     gz.write_bytes(gzip.compress(plain.read_bytes()))
     assert command_flagged(evals, plain) == 2
     assert command_flagged(evals, gz, *how) == 2
+
+
+@pytest.mark.parametrize("name", ["key", "prompt_id"])
+def test_a_field_named_like_an_id_that_holds_sentences_is_text(tmp_path, name):
+    """A prompt cache exported as ``{"key": prompt, "value": response}``: the key is
+    the prompt, never the id, and a test item there is found."""
+    rows = [{name: f"Tell me about the old mill number {j} by the river and who built it.",
+             "value": f"Mill {j} was built by a family of millers around {1700 + j}."}
+            for j in range(60)]
+    rows[40][name] = Q_SYSTEM
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    train = write_jsonl(tmp_path / "train.jsonl", rows)
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(evals), str(train), "--json"], stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue())["flagged"] == 1
+    said = [line for line in err.getvalue().splitlines() if line.startswith("B ")]
+    assert said == [f"B {train}: 60 rows, text from {name} + value, id from (row numbers)."]
+
+
+@pytest.mark.parametrize("rows_with_sentences", [(50,), (50, 280), (0, 1, 2)])
+def test_a_label_field_with_a_few_sentences_among_the_rows_sampled_is_still_read(
+        tmp_path, rows_with_sentences):
+    """Sentiment labels in nearly every row, a worked answer holding a test item in a
+    row the fields are chosen on: the field is still a label field, read where it
+    holds a sentence (it was passed over whole)."""
+    rows = [{"text": f"Review {j}: the film about harbour {j % 7} was long but kind.",
+             "output": "positive" if j % 3 else "negative"} for j in range(300)]
+    for j in rows_with_sentences:
+        rows[j]["output"] = f"Worked answer {j}: " + UNSEEN
+    rows[rows_with_sentences[0]]["output"] = "Worked answer: " + Q_SYSTEM
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    train = write_jsonl(tmp_path / "train.jsonl", rows)
+    assert command_flagged(evals, train) == (1 if len(rows_with_sentences) == 1 else 2)
+
+
+@pytest.mark.parametrize("twice", ["--evals", "--train"])
+def test_a_file_named_twice_in_a_suite_is_refused_as_such(tmp_path, twice):
+    """The same training file twice (or two globs that overlap) is refused naming the
+    flag, before any work, not as an output written twice."""
+    import io
+    from ngram_core.decontaminate import main as decontaminate
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    train = write_jsonl(tmp_path / "t.jsonl", [{"text": UNSEEN}])
+    evals_args = [str(evals), str(evals)] if twice == "--evals" else [str(evals)]
+    train_args = [str(train), str(tmp_path / "*.jsonl")] if twice == "--train" else [str(train)]
+    err = io.StringIO()
+    assert decontaminate(["--evals", *evals_args, "--train", *train_args,
+                          "--out", str(tmp_path / "out")], io.StringIO(), err) == 2
+    assert err.getvalue().startswith(f"ngram-overlap: {twice}: names one file twice")
+    assert not (tmp_path / "out").exists()
+    if twice == "--train":
+        with pytest.raises(InputError, match="train: names one file twice"):
+            ngram_overlap.decontaminate([str(evals)], [str(train), str(train)])

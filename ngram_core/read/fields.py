@@ -472,7 +472,20 @@ def _id_candidates(table: Table) -> list[str]:
     named = [by_lower[n] for n in ID_FIELD_NAMES if n in by_lower]
     suffixed = [f for f in table.fields if f not in listed and f not in named and
                 (f.lower().endswith(ID_SUFFIXES) or re.search(r"[a-z]I[dD]$", f))]
-    return named + suffixed
+    return [f for f in named + suffixed if not _holds_sentences(table, f)]
+
+
+def _holds_sentences(table: Table, name: str) -> bool:
+    """Whether most sampled values of a field are sentences (:func:`is_sentence`): a
+    prompt cache's ``key`` is its text, never its id::
+
+        >>> t = Table("c.jsonl", "jsonl", ["key", "value"],
+        ...           [{"key": "What is the capital city of France today?", "value": "Paris"}])
+        >>> _holds_sentences(t, "key"), _id_candidates(t)
+        (True, [])
+    """
+    values = [v for v in (r.get(name) for r in table.records[:SAMPLE_ROWS]) if v is not None]
+    return sum(isinstance(v, str) and is_sentence(v) for v in values) * 2 > len(values)
 
 
 def _unique(table: Table, name: str, records: list | None = None) -> bool:
@@ -1249,8 +1262,17 @@ def is_sentence(text: str) -> bool:
 
 
 def _short_strings(values: list) -> bool:
-    """Whether sampled values are a label's: strings that are no sentence, or nothing."""
-    return all(isinstance(v, str) and not is_sentence(v) for v in values if v is not None)
+    """Whether sampled values are a label's: strings, or nothing, most of them no
+    sentence (a worked answer among labels, in a row sampled, is still one to read)::
+
+        >>> _short_strings(["positive"] * 9 + ["Worked answer: the train meets them at noon."])
+        True
+        >>> _short_strings(["The train meets them at noon today.", "positive"])
+        False
+    """
+    held = [v for v in values if v is not None]
+    return all(isinstance(v, str) for v in held) and \
+        sum(map(is_sentence, held)) * 2 < len(held)
 
 
 def system_fields(table: Table) -> set[str]:

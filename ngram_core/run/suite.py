@@ -54,6 +54,20 @@ class EvalSet(NamedTuple):
     like: list[str] | None
 
 
+def refuse_files_named_twice(paths: Sequence[str], flag: str) -> None:
+    """Refuse a file named twice among ``paths`` (a path repeated, two globs that
+    overlap): its rows would be checked, counted and written twice."""
+    seen: dict[Any, str] = {}
+    for path in paths:
+        identity = file_identity(path)
+        if identity is None:
+            continue
+        if identity in seen:
+            raise InputError(flag, f"names one file twice ({shown(seen[identity])}"
+                                   f"{'' if seen[identity] == path else ' and ' + shown(path)})")
+        seen[identity] = path
+
+
 def refuse_evals_in_training(eval_paths: Sequence[str], train_paths: Sequence[str]) -> None:
     """Refuse an eval file that is also one of the training files (two globs that
     overlap): checked against itself, every row of that training file would be
