@@ -813,3 +813,27 @@ def test_a_file_named_twice_in_a_suite_is_refused_as_such(tmp_path, twice):
     if twice == "--train":
         with pytest.raises(InputError, match="train: names one file twice"):
             ngram_overlap.decontaminate([str(evals)], [str(train), str(train)])
+
+
+@pytest.mark.parametrize("holds_item", [False, True])
+def test_a_one_row_json_shard_is_cleaned_with_the_others(tmp_path, holds_item):
+    """``Dataset.to_json`` shards named ``.json``, the last holding one row (one
+    object): it is read as one row, and cleaned too, its bytes as they are when the
+    row stays, an empty array when it goes; it used to stop the whole run."""
+    import io
+    from ngram_core.decontaminate import main as decontaminate
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    write_jsonl(shards / "train-00000-of-00002.json",
+                [{"text": f"Row {j} of the first shard tells of boats."} for j in range(20)])
+    last = write_jsonl(shards / "train-00001-of-00002.json",
+                       [{"text": Q_SYSTEM if holds_item else "A row of the last shard."}])
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    err = io.StringIO()
+    assert decontaminate(["--evals", str(evals), "--train", str(shards / "*.json"),
+                          "--out", str(tmp_path / "out")], io.StringIO(), err) == 0, \
+        err.getvalue()
+    cleaned = (tmp_path / "out" / last.name).read_bytes()
+    assert cleaned == (b"[]\n" if holds_item else last.read_bytes())
+    assert (tmp_path / "out" / "train-00000-of-00002.json").read_bytes() == \
+        (shards / "train-00000-of-00002.json").read_bytes()

@@ -43,6 +43,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import itertools
 import lzma
 import os
 import shutil
@@ -73,7 +74,8 @@ def cleaned_writer(path: str, options: ReadOptions, removed: Sequence[int],
         raise InputError(path, "is UTF-16: no cleaned copy is written of it (save it as "
                                "UTF-8 to have one)")
     if options.format == "json":
-        return lambda out: _compressed(path, out, lambda f: _json_array(path, set(removed), f))
+        return lambda out: _compressed(path, out,
+                                       lambda f: _json_array(path, options, set(removed), f))
     starts_row = _line_rows(options)
     if starts_row is not None:          # each line says whether it starts a row: one pass
         return lambda out: _compressed(path, out,
@@ -235,20 +237,28 @@ def _lines(path: str, starts: Iterable[int], removed: Sequence[int], out: Binary
         out.write(line.encode("latin-1"))
 
 
-def _json_array(path: str, removed: set[int], out: BinaryIO) -> None:
-    """A JSON array's kept items, as read, one per line between brackets."""
+def _json_array(path: str, options: ReadOptions, removed: set[int], out: BinaryIO) -> None:
+    """A JSON array's kept items, as read, one per line between brackets. A JSON
+    object read as one row (a one-row shard of ``Dataset.to_json``) is its bytes as
+    they are when kept, an empty array (``[]``) when removed."""
+    try:
+        raws = json_array_raw(path)
+        first_raw = next(raws, None)
+    except NotStreamable:
+        if read_path_table(path, options).records_path is not None:
+            raise InputError(path, "is a JSON document whose rows are not one top-level "
+                                   "array: no cleaned copy is written of it (convert it to "
+                                   "JSON Lines to have one)") from None
+        out.write(b"[]\n" if 1 in removed else read_file_bytes(path))
+        return
     out.write(b"[")
     first = True
-    try:
-        for number, raw in enumerate(json_array_raw(path), 1):
-            if number in removed:
-                continue
-            out.write(("\n" if first else ",\n").encode() + raw.encode("utf-8"))
-            first = False
-    except NotStreamable:
-        raise InputError(path, "is a JSON document whose rows are not one top-level array: "
-                               "no cleaned copy is written of it (convert it to JSON "
-                               "Lines to have one)") from None
+    for number, raw in enumerate(itertools.chain([first_raw] if first_raw is not None else [],
+                                                 raws), 1):
+        if number in removed:
+            continue
+        out.write(("\n" if first else ",\n").encode() + raw.encode("utf-8"))
+        first = False
     out.write(b"]\n" if first else b"\n]\n")
 
 
