@@ -837,3 +837,31 @@ def test_a_one_row_json_shard_is_cleaned_with_the_others(tmp_path, holds_item):
     assert cleaned == (b"[]\n" if holds_item else last.read_bytes())
     assert (tmp_path / "out" / "train-00000-of-00002.json").read_bytes() == \
         (shards / "train-00000-of-00002.json").read_bytes()
+
+
+@pytest.mark.parametrize("form", ["jsonl", "gz"])
+def test_a_copy_field_that_differs_in_a_few_rows_is_read_there(tmp_path, form):
+    """``question_with_context`` is ``question`` again in most rows (a copy, left out),
+    and carries a test item in one: that row's copy is read (said on stderr), and
+    no other row's is counted twice."""
+    import gzip
+    import io
+    rows = [{"question": f"Where did traveller {j} leave the blue suitcase on day {j % 9}?",
+             "answer": f"At the station, {j}."} for j in range(300)]
+    for row in rows:
+        row["question_with_context"] = row["question"]
+    rows[120]["question_with_context"] = "Context: " + Q_SYSTEM + " " + rows[120]["question"]
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    train = write_jsonl(tmp_path / "train.jsonl", rows)
+    if form == "gz":
+        train = tmp_path / "train.jsonl.gz"
+        train.write_bytes(gzip.compress((tmp_path / "train.jsonl").read_bytes()))
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(evals), str(train), "--json"], stdout=out, stderr=err) == 0
+    summary = json.loads(out.getvalue())
+    assert summary["flagged"] == 1
+    said = [line for line in err.getvalue().splitlines() if line.startswith("B ")]
+    if form == "jsonl":            # streamed, the reading line is judged on the first MiB
+        assert said[0].endswith("text from question + answer, id from (row numbers); 1 row's "
+                                "question_with_context holds words the rest of the row "
+                                "lacks, and is read."), said

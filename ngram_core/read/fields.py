@@ -990,9 +990,13 @@ class LeftOut(NamedTuple):
     text: str
     label: bool = False
     once: bool = False
+    #: a text field left out of a training file's reading (a copy of another, as
+    #: ``question_with_context`` is of ``question`` in most rows): read in a row
+    #: where it holds a word the row's text read lacks (:func:`_holds_more`)
+    beyond: bool = False
 
     def reads(self, value: str) -> bool:
-        """Whether a row's value of this field is read."""
+        """Whether a row's value of this field is read (for ``beyond``: may be)."""
         if self.label:                # a sentence is longer than a label (most values)
             return len(value) >= SENTENCE_WORDS * 2 - 1 and value != self.text and \
                 is_sentence(value)
@@ -1136,9 +1140,18 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
         notes.append(f"rows read by their own fields: {each}")
     differing: Counter = Counter()
     for record, shape in zip(table.records, readings):
+        read = None
         for left in shape.fixed:
             value = record.get(left.field)
-            if value is not None and left.reads(value_text(value)):
+            if value is None:
+                continue
+            if left.beyond:
+                if read is None:
+                    read = [value_text(record[f]) for f in shape.fields
+                            if record.get(f) is not None]
+                if _holds_more(value_text(value), read):
+                    differing[left.field] += 1
+            elif left.reads(value_text(value)):
                 differing[left.field] += 1
     once = dict.fromkeys(left.field for shape in readings for left in shape.fixed
                          if left.once and left.text)
@@ -1147,8 +1160,14 @@ def shape_notes(table: Table, reading: Reading) -> tuple[list[str], list[str]]:
                      f"row holding it")
     prompts = {left.field for shape in readings for left in shape.fixed if left.text}
     labels = {left.field for shape in readings for left in shape.fixed if left.label}
+    beyond = {left.field for shape in readings for left in shape.fixed if left.beyond}
     for f, count in differing.items():
-        if f in labels and f not in prompts:
+        if f in beyond:
+            notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' {f} "
+                         f"{'holds' if count == 1 else 'hold'} words the rest of the row "
+                         f"lacks, and {'is' if count == 1 else 'are'} read"
+                         .replace("row'", "row's", 1))
+        elif f in labels and f not in prompts:
             notes.append(f"{count:,} {'row' if count == 1 else 'rows'}' {f} "
                          f"{'holds' if count == 1 else 'hold'} a sentence, not a label, and "
                          f"{'is' if count == 1 else 'are'} read".replace("row'", "row's", 1))
@@ -1208,7 +1227,7 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...],
         ...                                          {"role": "user", "content": "Hi"}]}))
         >>> t = Table("c.jsonl", "jsonl", list(rows[-1]), rows, role_fields=["messages.user"])
         >>> _fixed_values(t, rows, ("messages.content",))
-        (LeftOut(field='messages.system', text='', label=False, once=False),)
+        (LeftOut(field='messages.system', text='', label=False, once=False, beyond=False),)
     """
     chosen = set(fields)
     listed, outer, roles = set(table.list_fields), set(table.outer_fields), set(table.role_fields)
@@ -1224,6 +1243,8 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...],
                 fixed.append(LeftOut(name, ""))
             elif labels and name != id_field and _short_strings(values):
                 fixed.append(LeftOut(name, "", label=True))
+            elif labels and name != id_field and _kind(values, name in listed) == "text":
+                fixed.append(LeftOut(name, "", beyond=True))
             continue
         if id_field is None:
             id_field = id_like_field(table) or ""
@@ -1282,22 +1303,47 @@ def system_fields(table: Table) -> set[str]:
     return {f"{prefix}.system" for prefix in prefixes} & set(table.fields)
 
 
-def _left_out_read(record: dict, left_out: tuple[LeftOut, ...], once: set
-                   ) -> list[tuple[str, str]]:
+def _left_out_read(record: dict, left_out: tuple[LeftOut, ...], once: set,
+                   present: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The fields left out that a record's row reads (:class:`LeftOut`), with their
-    text; ``once``: the fixed texts already read in an earlier row (gains this one's)."""
+    text; ``once``: the fixed texts already read in an earlier row (gains this one's);
+    ``present``: the fields the row reads by its shape, with their text."""
     out = []
     for left in left_out:
         value = record.get(left.field)
         if value is None:
             continue
         text = value_text(value)
-        if left.reads(text):
+        if left.beyond:
+            if text.strip() and _holds_more(text, [t for _, t in present]):
+                out.append((left.field, text))
+        elif left.reads(text):
             out.append((left.field, text))
         elif left.once and text == left.text and (left.field, text) not in once:
             once.add((left.field, text))
             out.append((left.field, text))
     return out
+
+
+def _holds_more(text: str, read: list[str]) -> bool:
+    """Whether ``text`` holds a word (a token, normalized) that none of the texts
+    ``read`` holds: a copy that differs, not one split into words again::
+
+        >>> _holds_more("Who came first? Leak: a test item", ["Who came first?"])
+        True
+        >>> _holds_more("And he said , Mama , I 'm home .", ["And he said, Mama, I'm home."])
+        False
+    """
+    if any(text in other for other in read):
+        return False
+    tokenizer = _word_tokenizer()
+    have = {token for other in read for token, _, _ in tokenizer.tokenize(other)}
+    return any(token not in have for token, _, _ in tokenizer.tokenize(text))
+
+
+@lru_cache(maxsize=None)
+def _word_tokenizer() -> Tokenizer:
+    return Tokenizer()
 
 
 def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None,
@@ -1310,7 +1356,7 @@ def _rows_steps(table: Table, readings: list[ShapeReading], id_field: str | None
             yield number
         fields = reading.fields
         present = [(f, value_text(record.get(f))) for f in fields if record.get(f) is not None]
-        differing = _left_out_read(record, reading.fixed, once) if reading.fixed else ()
+        differing = _left_out_read(record, reading.fixed, once, present) if reading.fixed else ()
         if differing:         # a fixed field's own value in this row: read, in file order
             present = sorted([*present, *differing], key=lambda pair: order.get(pair[0], 0))
         any_text = any_text or bool(present)
