@@ -177,8 +177,10 @@ def order_fields(group, near_tie, name_rank):
 def lens_terms(text):
     """The lens's terms, by walking the text: a run of ASCII letters is cut before an
     upper-case letter that follows a lower-case one, and before the last of a run of
-    upper-case letters followed by a lower-case one; a run of other letters, a run of
-    digits and each CJK ideograph or kana are terms of their own; lower-cased."""
+    upper-case letters followed by a lower-case one; a run of other letters (with
+    the combining marks on them), a run of digits (one written with thousands
+    separators, 1,250: its digits) and each CJK ideograph or kana are terms of their
+    own; lower-cased."""
     def kind(ch):
         if "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u4dbf" or \
                 "\u4e00" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff":
@@ -189,10 +191,44 @@ def lens_terms(text):
             return "digit"
         if ch.isalnum():             # a letter, or a digit that is not decimal (²)
             return "letter"
+        if unicodedata.category(ch)[0] == "M":
+            return "mark"
         return None
+
+    def grouped_end(i):
+        """Where a number written with thousands separators that starts at i ends
+        (its last group of three digits not followed by a digit), or None."""
+        j = i
+        while j < len(text) and text[j].isdecimal():
+            j += 1
+        if not 1 <= j - i <= 3:
+            return None
+        ends = []
+        while j + 3 < len(text) + 0 and text[j] == "," and \
+                all(c.isdecimal() for c in text[j + 1:j + 4]) and len(text[j + 1:j + 4]) == 3:
+            j += 4
+            ends.append(j)
+        ends = [e for e in ends if e == len(text) or not text[e].isdecimal()]
+        return ends[-1] if ends else None
     out, cur, cur_kind = [], "", None
+    skip_to = 0
     for i, ch in enumerate(text):
+        if i < skip_to:
+            continue
         k = kind(ch)
+        if k == "digit" and not (cur and cur_kind == "digit"):
+            end = grouped_end(i)
+            if end is not None:
+                if cur:
+                    out.append(cur)
+                out.append(text[i:end].replace(",", ""))
+                cur, cur_kind, skip_to = "", None, end
+                continue
+        if k == "mark":
+            if cur and cur_kind == "letter":       # a mark on a letter: part of its word
+                cur += ch
+                continue
+            k = None
         if cur and k == cur_kind and k in ("ascii", "digit", "letter"):
             if k == "ascii":
                 prev = cur[-1]
@@ -257,7 +293,11 @@ def number_lists(text):
             numbers.append(text[nxt:end])
             nxt = joiner_at(end)
         if len(numbers) > 1:
-            out.append(",".join(d for n in numbers for d in n.split(".")))
+            found = text[i:end].split(",")     # one number with thousands separators: none
+            grouped = all(p.isdecimal() for p in found) and 1 <= len(found[0]) <= 3 and \
+                all(len(p) == 3 for p in found[1:])
+            if not grouped:
+                out.append(",".join(d for n in numbers for d in n.split(".")))
             i = end
         else:
             i += 1

@@ -19,7 +19,8 @@ from ngram_core.method.similar_arrow import candidate_rows, candidates_of, key_t
 PIECES = ["Janet", "ducks", "16", "hasClose", "HTTPServer", "x1", "1x", "max_len", "ÉTÉ",
           "café", "e\u0301t\u00e9", "soft\u00adhyphen", "zero\u200bwidth", "日本", "は", "ｶﾞｯ",
           "ภาษาไทย", "ພາສາ", "ខ្មែរ", "မြန်", "𠀀𠀁", "ㇰ", "Ⅻ", "²", "١٢", "$2.50", "İstanbul",
-          "ﬁne", "ＡＢＣ", "NASAx", "aB", "A", "_", " ", ", ", "\n", "\ud800"]
+          "ﬁne", "ＡＢＣ", "NASAx", "aB", "A", "_", " ", ", ", "\n", "\ud800", "1,250",
+          ",000", "नमस्ते", "\u0301", "عَرَبِيّ"]
 words = st.lists(st.sampled_from(PIECES), max_size=10).map("".join)
 spaced = st.lists(st.sampled_from(PIECES), max_size=10).map(" ".join)
 rows = st.lists(st.one_of(words, spaced), min_size=1, max_size=8)

@@ -9,14 +9,17 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
 
 * **Terms.** A row's terms are its runs of ASCII letters split where a word's
   case turns (``camelCase`` -> ``camel``, ``case``; ``HTTPServer`` ->
-  ``http``, ``server``), runs of other letters, runs of digits, and each CJK
+  ``http``, ``server``), runs of other letters with the combining marks on
+  them (a Devanagari or Arabic word whole, vowel signs and all), runs of
+  digits (a number written with thousands separators, ``1,250``, is its
+  digits, ``1250``, as the same number written without them), and each CJK
   ideograph or kana alone; everything else (punctuation, ``_``, spaces)
   separates; terms are lower-cased. So ``has_close_elements`` and
   ``hasCloseElements`` both give ``has``, ``close``, ``elements``, and
   ``$2.50`` gives ``2``, ``50``. Two numbers or more joined by commas (spaces
   and brackets around a comma, a minus before a number: :data:`SEQUENCE`), as
-  a code item's example lists them, are also one more term, their digits
-  joined by commas: ``f([3, 7, -4])`` adds ``3,7,4`` (a rewrite of a code item
+  a code item's example lists them (but one number with thousands
+  separators), are also one more term, their digits joined by commas: ``f([3, 7, -4])`` adds ``3,7,4`` (a rewrite of a code item
   renames its function and rewords its docstring, but keeps its examples; each
   of their numbers alone is in most rows). It weighs as a number, and is no
   number to the numbers rule. The n-gram settings (mode, layers) do not
@@ -100,8 +103,10 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -144,9 +149,39 @@ EXAMPLES = re.compile(r"^[ \t]*(?:>>>|assert\b)", re.M)
 SCALE = 1000
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+#: A number written with thousands separators (``1,250``, ``12,000,000``): one term,
+#: its digits joined (``1250``), as the same number written without them is.
+GROUPED = r"\d{1,3}(?:,\d{3})+(?!\d)"
 #: The commonest shapes first (a word in lower case or capitalized): the same terms
 #: as any order, as the alternatives cannot both match at one place.
-_TERM = re.compile(rf"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[{_CJK}]|[^\W\d_A-Za-z{_CJK}]+")
+_ASCII_TERMS = rf"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|{GROUPED}|\d+"
+_TERM_ASCII = re.compile(_ASCII_TERMS)
+_GROUPED = re.compile(r"\d,\d{3}")
+
+
+@functools.cache
+def _term_pattern() -> re.Pattern:
+    """The terms of any text: :data:`_TERM_ASCII`'s, each CJK ideograph or kana, and
+    a run of other letters, each followed by the combining marks on it (a
+    Devanagari or Thai vowel sign is part of its word). Compiled on the first text
+    that is not ASCII."""
+    mark_class = "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}"
+                         for a, b in _mark_runs())
+    letter = rf"[^\W\d_A-Za-z{_CJK}]"
+    return re.compile(rf"{_ASCII_TERMS}|[{_CJK}]|{letter}(?:{letter}|[{mark_class}])*")
+
+
+def _mark_runs() -> list[tuple[int, int]]:
+    """The inclusive ranges of the combining marks' code points (general category
+    M*: in the BMP, the Supplementary Multilingual Plane and the variation selectors
+    supplement; none lies elsewhere)."""
+    flags = bytes(unicodedata.category(chr(cp))[0] == "M" for cp in range(0x20000))
+    return [(m.start(), m.end() - 1) for m in re.finditer(b"\x01+", flags)] + \
+        [(0xE0100, 0xE01EF)]
+
+
+def _term_finder(text: str) -> re.Pattern:
+    return _TERM_ASCII if text.isascii() else _term_pattern()
 
 
 #: Two numbers or more joined by commas, brackets and spaces around the commas (a
@@ -156,6 +191,8 @@ SEQUENCE = re.compile(r"\d+(?:\.\d+)?(?:[\s\[\]()]*,[\s\[\]()]*-?\d+(?:\.\d+)?)+
 #: one is not searched for lists.
 _COMMA_NUMBER = re.compile(r",[\s\[\]()]*-?\d")
 _DIGITS = re.compile(r"\d+")
+#: A list that is one number with thousands separators (``1,250``): no list.
+_ONE_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+")
 
 
 def terms(text: str) -> list[str]:
@@ -163,8 +200,13 @@ def terms(text: str) -> list[str]:
     Lower-cased at once, joined by spaces: no term holds a space, and a space stops
     every rule of ``str.lower`` that looks at the letters around one (the Greek
     final sigma), so each term is lower-cased as if alone."""
-    found = _TERM.findall(text)
-    out = " ".join(found).lower().split(" ") if found else []
+    found = _term_finder(text).findall(text)
+    if not found:
+        out = []
+    elif "," in text:                 # a number with thousands separators: its digits
+        out = " ".join(found).replace(",", "").lower().split(" ")
+    else:
+        out = " ".join(found).lower().split(" ")
     return out + number_lists(text) if "," in text else out
 
 
@@ -176,7 +218,8 @@ def number_lists(text: str) -> list[str]:
     """
     if _COMMA_NUMBER.search(text) is None:
         return []
-    return list(map(_sequence, SEQUENCE.findall(text)))
+    return [_sequence(found) for found in SEQUENCE.findall(text)
+            if _ONE_GROUPED.fullmatch(found) is None]
 
 
 def _sequence(numbers: str) -> str:
@@ -236,9 +279,11 @@ def term_counts(text: str) -> Counter[str]:
     """
     if len(text) <= LONG_ROW:
         return Counter(terms(text))
-    counts = Counter(map(str.lower, map(_group, _TERM.finditer(text))))
+    counts = Counter(_group(m).replace(",", "").lower()
+                     for m in _term_finder(text).finditer(text))
     if _COMMA_NUMBER.search(text) is not None:
-        counts.update(map(_sequence, map(_group, SEQUENCE.finditer(text))))
+        counts.update(_sequence(found) for found in map(_group, SEQUENCE.finditer(text))
+                      if _ONE_GROUPED.fullmatch(found) is None)
     return counts
 
 
@@ -573,7 +618,8 @@ def term_ranges(text: str, chosen: set[str]) -> list[tuple[int, int]]:
         >>> term_ranges("Janet's 16 Ducks", {"janet", "ducks"})
         [(0, 5), (11, 16)]
     """
-    return [m.span() for m in _TERM.finditer(text) if m.group().lower() in chosen]
+    return [m.span() for m in _term_finder(text).finditer(text)
+            if m.group().replace(",", "").lower() in chosen]
 
 
 def set_similar(matches: Sequence, best: dict[int, tuple[float, int]] | None) -> None:

@@ -26,8 +26,9 @@ How, for a batch of rows:
    terms are its raw tokens' terms, end to end. The one exception is a script
    the tokenizer cuts character by character where the lens keeps a run (Thai,
    Lao, Myanmar, Khmer, halfwidth katakana, CJK ideographs past the lens's
-   blocks): a row holding one is left to the row-by-row method, as is a row
-   holding a lone surrogate (UTF-32 has none) or too long for one batch, and,
+   blocks): a row holding one is left to the row-by-row method (:func:`by_row`),
+   as is a row holding a number with thousands separators (one term, two raw
+   tokens), a lone surrogate (UTF-32 has none) or too long for one batch, and,
    when a key term is a list of numbers (which spans raw tokens), a row
    holding one;
 2. each distinct raw token's terms that are key terms, once per batch: a token
@@ -59,7 +60,7 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple, cast
 
-from .similar import (_CJK, COMMON_MIN, COMMON_SHARE, KEY_RARE, KEY_SHARED, KEY_TERMS,
+from .similar import (_CJK, _GROUPED, COMMON_MIN, COMMON_SHARE, KEY_RARE, KEY_SHARED, KEY_TERMS,
                       SimilarIndex, first_rows, has_examples, idf_table, number_lists,
                       term_counts, terms)
 from .tokenize import UNSPACED_BLOCKS
@@ -97,6 +98,15 @@ def cut_by_the_tokenizer() -> re.Pattern:
     return re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]")
 
 
+
+
+def by_row(text: str) -> bool:
+    """Whether a row's terms are not its raw tokens' (read row by row): it holds a
+    script the tokenizer cuts where the lens does not (:func:`cut_by_the_tokenizer`), or
+    a number written with thousands separators (``1,250`` is one term, two raw
+    tokens)."""
+    return ("," in text and _GROUPED.search(text) is not None) or \
+        (not text.isascii() and cut_by_the_tokenizer().search(text) is not None)
 
 
 class KeyTable(NamedTuple):
@@ -153,7 +163,7 @@ def candidate_rows(table: KeyTable, texts: Sequence[str],
                           batch.last - batch.first)
         out[batch.first:batch.last] = found
     for i, text in enumerate(texts):
-        if out[i] is not None and not text.isascii() and cut_by_the_tokenizer().search(text):
+        if out[i] is not None and by_row(text):
             out[i] = None
         elif out[i] is not None and table.lists and "," in text and number_lists(text):
             out[i] = None           # a list of numbers spans raw tokens: row by row
@@ -174,7 +184,7 @@ def _raw_batches(texts: Sequence[str]):
 
     for i, text in enumerate(texts):
         weight = _weight(text)
-        alone = weight > BATCH_CHARS or (not text.isascii() and cut_by_the_tokenizer().search(text))
+        alone = weight > BATCH_CHARS or by_row(text)
         if alone or chars + weight > BATCH_CHARS:
             if i > first and (made := batch(i)) is not None:
                 yield made
