@@ -180,7 +180,8 @@ def lens_terms(text):
     upper-case letters followed by a lower-case one; a run of other letters (with
     the combining marks on them), a run of digits (one written with thousands
     separators, 1,250: its digits) and each CJK ideograph or kana are terms of their
-    own; lower-cased."""
+    own; lower-cased; a run holding a letter of another script written without
+    spaces (Thai...) gives its pairs of adjacent letters instead."""
     def kind(ch):
         if "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u4dbf" or \
                 "\u4e00" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff":
@@ -248,7 +249,29 @@ def lens_terms(text):
             cur, cur_kind = "", None
     if cur:
         out.append(cur)
-    return [t.lower() for t in out] + number_lists(text)
+    terms = []
+    for t in (t.lower() for t in out):
+        if not any(unspaced_letter(c) for c in t):
+            terms.append(t)
+            continue
+        clusters = []                   # a run of a script written without spaces:
+        for c in t:                     # its pairs of adjacent letters, marks and all
+            if clusters and unicodedata.category(c)[0] == "M":
+                clusters[-1] += c
+            else:
+                clusters.append(c)
+        terms += [a + b for a, b in zip(clusters, clusters[1:])] or clusters
+    return terms + number_lists(text)
+
+
+#: The lens's CJK blocks: each ideograph or kana a term of its own.
+LENS_CJK = [(0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF)]
+
+
+def unspaced_letter(ch):
+    """A character of a script written without spaces outside the lens's CJK blocks."""
+    return any(a <= ord(ch) <= b for a, b in UNSPACED) and \
+        not any(a <= ord(ch) <= b for a, b in LENS_CJK)
 
 
 def number_lists(text):

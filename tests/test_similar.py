@@ -19,7 +19,7 @@ VOCAB = ["Janet", "ducks", "16", "eggs", "the", "a", "of", "sells", "$2", "marke
          "hasCloseElements", "has_close_elements", "HTTPServer", "x1", "été", "日本",
          "café", "numbers", "threshold", "Return", "_", "—", "3", "1.5", "12",
          "\n>>>", "\n  assert", "assertion", "16", "1,250", "1250", ",000", "नमस्ते",
-         "\u0301"]
+         "\u0301", "ภาษาไทย", "ตัว", "ไทย16"]
 texts = st.lists(st.lists(st.sampled_from(VOCAB), max_size=12).map(" ".join),
                  min_size=1, max_size=8)
 
@@ -392,10 +392,11 @@ def test_the_lens_reads_a_in_paced_steps_to_the_same_index(monkeypatch):
 
 def test_a_word_keeps_its_combining_marks_and_a_number_its_thousands():
     """A Devanagari or Arabic word is one term with its vowel signs (it was cut at
-    each); 1,250 is the number 1250, so a rewrite that drops the separators (or adds
+    each); a run of Thai, a phrase, is its pairs of letters; 1,250 is the number 1250, so a rewrite that drops the separators (or adds
     them) keeps the item's numbers."""
     assert terms("नमस्ते दुनिया") == ["नमस्ते", "दुनिया"]
     assert terms("كَتَبَ الوَلَدُ") == ["كَتَبَ", "الوَلَدُ"]
+    assert terms("ภาษาไทย 16 ตัว") == ["ภา", "าษ", "ษา", "าไ", "ไท", "ทย", "16", "ตัว"]
     assert terms("It cost $1,250 of 12,000,000; 1,2345") == \
         ["it", "cost", "1250", "of", "12000000", "1", "2345", "1,2345"]
     a = ["Nadia ordered 1,250 tiles for the 2,400 square feet of the community hall floor."]

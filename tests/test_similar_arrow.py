@@ -115,7 +115,7 @@ def test_rows_the_batch_cannot_read_alike_are_left_to_the_row_by_row_method(monk
     texts = ["Janet has 16 ducks today", "ภาษาไทย Janet 16 ducks", "Janet \ud800 16 ducks"]
     found = candidate_rows(key_table(index.keys, index.needed), texts)
     assert found[0] == [0] == index.key_rows(texts[0])
-    # Thai: the tokenizer cuts each letter, the lens keeps the run; a lone surrogate
+    # Thai: the tokenizer cuts each letter, the lens pairs them; a lone surrogate
     # cannot be encoded for the batch
     assert found[1] is None and found[2] is None
     monkeypatch.setattr(similar_arrow, "BATCH_CHARS", 10)

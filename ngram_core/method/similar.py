@@ -14,7 +14,10 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   digits (a number written with thousands separators, ``1,250``, is its
   digits, ``1250``, as the same number written without them), and each CJK
   ideograph or kana alone; everything else (punctuation, ``_``, spaces)
-  separates; terms are lower-cased. So ``has_close_elements`` and
+  separates; terms are lower-cased. A run holding a letter of another script
+  written without spaces (Thai, Lao, Khmer, Myanmar: :func:`unspaced_ranges`)
+  is a phrase, not a word: its terms are its pairs of adjacent letters, each
+  with its marks (``ภาษาไทย`` -> ``ภา``, ``าษ``, ``ษา``, ...). So ``has_close_elements`` and
   ``hasCloseElements`` both give ``has``, ``close``, ``elements``, and
   ``$2.50`` gives ``2``, ``50``. Two numbers or more joined by commas (spaces
   and brackets around a comma, a minus before a number: :data:`SEQUENCE`), as
@@ -112,6 +115,7 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..steps import Pacer, run_steps
+from .tokenize import UNSPACED_BLOCKS
 
 #: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
 KEY_TERMS = 8
@@ -156,7 +160,18 @@ GROUPED = r"\d{1,3}(?:,\d{3})+(?!\d)"
 #: as any order, as the alternatives cannot both match at one place.
 _ASCII_TERMS = rf"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|{GROUPED}|\d+"
 _TERM_ASCII = re.compile(_ASCII_TERMS)
-_GROUPED = re.compile(r"\d,\d{3}")
+_COMMA_GROUP = re.compile(r",\d{3}")     # a literal first: searched fast
+
+
+def holds_grouped(text: str) -> bool:
+    """Whether a text may hold a number with thousands separators (a digit, a comma,
+    three digits)::
+
+        >>> holds_grouped("a 1,250 b"), holds_grouped("a, 250 and 1, 250")
+        (True, False)
+    """
+    return "," in text and any(m.start() and text[m.start() - 1].isdecimal()
+                               for m in _COMMA_GROUP.finditer(text))
 
 
 @functools.cache
@@ -165,10 +180,69 @@ def _term_pattern() -> re.Pattern:
     a run of other letters, each followed by the combining marks on it (a
     Devanagari or Thai vowel sign is part of its word). Compiled on the first text
     that is not ASCII."""
-    mark_class = "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}"
-                         for a, b in _mark_runs())
     letter = rf"[^\W\d_A-Za-z{_CJK}]"
-    return re.compile(rf"{_ASCII_TERMS}|[{_CJK}]|{letter}(?:{letter}|[{mark_class}])*")
+    return re.compile(rf"{_ASCII_TERMS}|[{_CJK}]|{letter}(?:{letter}|[{_mark_class()}])*")
+
+
+@functools.cache
+def _mark_class() -> str:
+    """The body of a character class of every combining mark (:func:`_mark_runs`)."""
+    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}"
+                   for a, b in _mark_runs())
+
+
+@functools.cache
+def unspaced_ranges() -> list[tuple[int, int]]:
+    """The blocks of scripts written without spaces outside the lens's CJK blocks
+    (Thai, Lao, Myanmar, Khmer, halfwidth katakana, the ideographs past the BMP):
+    :data:`~ngram_core.method.tokenize.UNSPACED_BLOCKS` less :data:`_CJK`'s ranges."""
+    lens = [(ord(m.group(1)), ord(m.group(2))) for m in re.finditer(r"(.)-(.)", _CJK)]
+    ranges = []
+    for first, last in UNSPACED_BLOCKS:
+        pieces = [(first, last)]
+        for lo, hi in lens:
+            pieces = [p for a, b in pieces for p in ((a, min(b, lo - 1)), (max(a, hi + 1), b))
+                      if p[0] <= p[1]]
+        ranges += pieces
+    return ranges
+
+
+@functools.cache
+def _unspaced() -> re.Pattern:
+    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in unspaced_ranges())
+                      + "]")
+
+
+@functools.cache
+def _cluster() -> re.Pattern:
+    """A letter and the combining marks on it."""
+    return re.compile(rf"(?s:.)[{_mark_class()}]*")
+
+
+def _pairs(run: str) -> list[str]:
+    """A run of letters of a script written without spaces (:func:`unspaced_ranges`)
+    as its pairs of adjacent letters, each with its marks (one letter: itself)::
+
+        >>> _pairs("ภาษาไทย")
+        ['ภา', 'าษ', 'ษา', 'าไ', 'ไท', 'ทย']
+        >>> _pairs("ตลาดกับมานี")[-3:]
+        ['บม', 'มา', 'านี']
+    """
+    clusters = _cluster().findall(run)
+    return [a + b for a, b in zip(clusters, clusters[1:])] or clusters
+
+
+def _paired(found: Iterable[str]) -> list[str]:
+    """Terms found, each run holding a letter of a script written without spaces as
+    its pairs (:func:`_pairs`)."""
+    unspaced = _unspaced()
+    out: list[str] = []
+    for term in found:
+        if unspaced.search(term) is None:
+            out.append(term)
+        else:
+            out += _pairs(term)
+    return out
 
 
 def _mark_runs() -> list[tuple[int, int]]:
@@ -207,6 +281,8 @@ def terms(text: str) -> list[str]:
         out = " ".join(found).replace(",", "").lower().split(" ")
     else:
         out = " ".join(found).lower().split(" ")
+    if found and not text.isascii() and _unspaced().search(text) is not None:
+        out = _paired(out)
     return out + number_lists(text) if "," in text else out
 
 
@@ -279,8 +355,9 @@ def term_counts(text: str) -> Counter[str]:
     """
     if len(text) <= LONG_ROW:
         return Counter(terms(text))
-    counts = Counter(_group(m).replace(",", "").lower()
-                     for m in _term_finder(text).finditer(text))
+    found = (_group(m).replace(",", "").lower() for m in _term_finder(text).finditer(text))
+    counts = Counter(_paired(found) if not text.isascii() and _unspaced().search(text)
+                     else found)
     if _COMMA_NUMBER.search(text) is not None:
         counts.update(_sequence(found) for found in map(_group, SEQUENCE.finditer(text))
                       if _ONE_GROUPED.fullmatch(found) is None)
@@ -618,8 +695,16 @@ def term_ranges(text: str, chosen: set[str]) -> list[tuple[int, int]]:
         >>> term_ranges("Janet's 16 Ducks", {"janet", "ducks"})
         [(0, 5), (11, 16)]
     """
-    return [m.span() for m in _term_finder(text).finditer(text)
-            if m.group().replace(",", "").lower() in chosen]
+    out = []
+    unspaced = _unspaced() if not text.isascii() else None
+    for m in _term_finder(text).finditer(text):
+        if unspaced is not None and unspaced.search(m.group()) is not None:
+            starts = [c.start() for c in _cluster().finditer(m.group())] + [len(m.group())]
+            out += [(m.start() + starts[i], m.start() + starts[min(i + 2, len(starts) - 1)])
+                    for i, pair in enumerate(_pairs(m.group().lower())) if pair in chosen]
+        elif m.group().replace(",", "").lower() in chosen:
+            out.append(m.span())
+    return out
 
 
 def set_similar(matches: Sequence, best: dict[int, tuple[float, int]] | None) -> None:

@@ -24,7 +24,7 @@ How, for a batch of rows:
    token's edge (a term's characters are letters and digits, all token
    characters; the camel-case rule looks ahead only at letters), so a row's
    terms are its raw tokens' terms, end to end. The one exception is a script
-   the tokenizer cuts character by character where the lens keeps a run (Thai,
+   the tokenizer cuts character by character where the lens pairs letters (Thai,
    Lao, Myanmar, Khmer, halfwidth katakana, CJK ideographs past the lens's
    blocks): a row holding one is left to the row-by-row method (:func:`by_row`),
    as is a row holding a number with thousands separators (one term, two raw
@@ -60,10 +60,10 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple, cast
 
-from .similar import (_CJK, _GROUPED, COMMON_MIN, COMMON_SHARE, KEY_RARE, KEY_SHARED, KEY_TERMS,
-                      SimilarIndex, first_rows, has_examples, idf_table, number_lists,
-                      term_counts, terms)
-from .tokenize import UNSPACED_BLOCKS
+from .similar import (COMMON_MIN, COMMON_SHARE, KEY_RARE, KEY_SHARED, KEY_TERMS,
+                      SimilarIndex, first_rows, has_examples, holds_grouped, idf_table,
+                      number_lists,
+                      term_counts, terms, unspaced_ranges)
 from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, as_strings,
                              holds_text, raw_token_array, string_array)
 
@@ -84,17 +84,9 @@ ONE_TERM = r"^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$"
 @functools.cache
 def cut_by_the_tokenizer() -> re.Pattern:
     """A character class of the unspaced blocks outside the lens's CJK blocks (the
-    tokenizer cuts there between characters that the lens keeps in one term), and
-    of lone surrogates."""
-    lens = [(ord(m.group(1)), ord(m.group(2))) for m in re.finditer(r"(.)-(.)", _CJK)]
-    ranges = []
-    for first, last in UNSPACED_BLOCKS:
-        pieces = [(first, last)]
-        for lo, hi in lens:
-            pieces = [p for a, b in pieces for p in ((a, min(b, lo - 1)), (max(a, hi + 1), b))
-                      if p[0] <= p[1]]
-        ranges += pieces
-    ranges.append((0xD800, 0xDFFF))     # a lone surrogate: no UTF-32 for the batch
+    tokenizer cuts there between characters that the lens pairs:
+    :func:`~ngram_core.method.similar.unspaced_ranges`), and of lone surrogates."""
+    ranges = [*unspaced_ranges(), (0xD800, 0xDFFF)]   # a lone surrogate: no UTF-32
     return re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]")
 
 
@@ -105,7 +97,7 @@ def by_row(text: str) -> bool:
     script the tokenizer cuts where the lens does not (:func:`cut_by_the_tokenizer`), or
     a number written with thousands separators (``1,250`` is one term, two raw
     tokens)."""
-    return ("," in text and _GROUPED.search(text) is not None) or \
+    return holds_grouped(text) or \
         (not text.isascii() and cut_by_the_tokenizer().search(text) is not None)
 
 
