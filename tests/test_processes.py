@@ -215,3 +215,57 @@ def test_partitions_sent_in_order_are_told_the_windows_past_the_cap(tmp_path):
     assert executor.walked == [part.index for part in parts]
     assert suite_sent.results[0].rows_csv() == suite_here.results[0].rows_csv()
     assert suite_sent.removals == suite_here.removals
+
+
+HELD_WALK = """
+import sys, time
+from ngram_core.run import processes
+real, real_pool_for, pools = processes._result_of, processes.OnProcesses._pool_for, []
+def pool_for(self, index, parts):
+    pools.append(real_pool_for(self, index, parts))
+    return pools[-1]
+def held(future):
+    result = real(future)
+    print(*[p.pid for p in pools[-1]._processes.values()], flush=True)
+    time.sleep(60)
+    return result
+processes._result_of, processes.OnProcesses._pool_for = held, pool_for
+from ngram_core.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_signal_while_workers_walk_ends_them_and_says_one_line(tmp_path):
+    """SIGTERM while a partition's result is awaited: the command's one line and
+    status, no traceback (a pool stopped carelessly prints one at exit), and no
+    worker left running."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    import gzip
+    shards = [tmp_path / f"b{k}.jsonl.gz" for k in range(3)]   # compressed: streamed
+    for k, shard in enumerate(shards):
+        shard.write_bytes(gzip.compress("".join(json.dumps({"text": f"row {k} {i} " * 20})
+                                                + "\n" for i in range(1000)).encode()))
+    process = subprocess.Popen([sys.executable, "-c", HELD_WALK,
+                                str(FIXTURES / "report" / "test-set.jsonl"), *map(str, shards),
+                                "--jobs", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers = [int(pid) for pid in process.stdout.readline().split()]
+    assert len(workers) == 2
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143
+    assert err.strip() == "ngram-overlap: stopped by SIGTERM"
+    deadline = time.monotonic() + 30
+    while any(os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived the command"
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

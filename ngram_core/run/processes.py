@@ -147,12 +147,12 @@ class OnProcesses:
         if pool is None:
             return
         processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
+        for process in processes:           # first, so that the pool's own thread ends
             if process.is_alive():
                 process.terminate()
         for process in processes:
             process.join(5)
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def _pool_for(self, index: Any, parts: int) -> ProcessPoolExecutor:
         """The workers holding ``index``: started now unless they hold it already."""
