@@ -27,7 +27,8 @@ profile; progress goes to stderr. The rows:
 Every process is byte-compiled first (as an installed package is) and timed
 from its start to its end, the commands in turns, the median of ``--runs``;
 peak memory is each process's own ``VmHWM``, or where it starts workers the
-largest sum of its and their resident memory (sampled every 20 ms). Then each command runs once
+largest sum of its and their proportional memory (PSS, sampled every 20 ms:
+the libraries the workers share with their server count once). Then each command runs once
 more under ``cProfile`` and its five functions of most own time are printed.
 The page's first result against Pyodide's bare start is ``bench_browser``'s.
 """
@@ -55,9 +56,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MB = 2**20
 
 #: Runs a command's module in this process and prints its peak memory (kB) last on
-#: stderr: its own, or with worker processes the largest sum of the resident memory
-#: of it and every process under it, sampled every 20 ms; ``--pure`` first makes
-#: numpy and pyarrow impossible to import (in the workers too: ``PYTHONPATH``).
+#: stderr: its own, or with worker processes the largest sum of the proportional
+#: memory (PSS: a page shared by k processes counts 1/k in each) of it and every
+#: process under it, sampled every 20 ms; ``--pure`` first makes numpy and pyarrow
+#: impossible to import (in the workers too: ``PYTHONPATH``).
 RUNNER = r"""
 import os, runpy, sys, threading, time
 if sys.argv[1] == "--pure":
@@ -75,10 +77,19 @@ def tree_kb():
             except OSError:
                 continue
             parents[int(name)], rss[int(name)] = int(fields[1]), int(fields[21]) * 4
-    mine, total = {os.getpid()}, 0
+    mine = {os.getpid()}
     for _ in range(4):
         mine |= {pid for pid, parent in parents.items() if parent in mine}
-    return sum(rss.get(pid, 0) for pid in mine)
+    if len(mine) == 1:
+        return 0                       # no worker: the process's own VmHWM says it
+    total = 0
+    for pid in mine:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("Pss:"))
+        except (OSError, StopIteration):
+            total += rss.get(pid, 0)
+    return total
 
 def sample():
     while True:

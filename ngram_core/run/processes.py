@@ -40,6 +40,9 @@ from .stream import Extra, Partition, extra_of, part_bytes
 #: (``--jobs``): starting a worker and sending it A's index takes about half a second.
 PROCESSES_FROM_BYTES = 64 * 2**20
 
+#: What a worker runs, imported by the forkserver before it forks any worker.
+WORKER_MODULES = ("ngram_core.run.stream", "ngram_core.run.suite")
+
 #: A worker's copy of A's index (set once, when the worker starts).
 _index: Any = None
 
@@ -159,9 +162,14 @@ class OnProcesses:
         if self._pool is not None and self._index is not index:
             self.close()
         if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context(
-                "forkserver" if "forkserver" in methods else "spawn")
+            context: Any
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                context = multiprocessing.get_context("forkserver")
+                # the engine imported once, in the server: each worker forked from it
+                # starts at once and shares the libraries' pages
+                context.set_forkserver_preload(list(WORKER_MODULES))
+            else:
+                context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(min(self.jobs, parts), mp_context=context,
                                              initializer=_hold, initargs=(index,))
             self._index = index
