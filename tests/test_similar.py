@@ -403,3 +403,49 @@ def test_a_word_keeps_its_combining_marks_and_a_number_its_thousands():
     b = ["The community hall floor of 2400 square feet took 1250 tiles that Nadia ordered."]
     found = lens(a, b)
     assert found[0] is not None and found[0][0] > REPHRASE_THRESHOLD
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts, texts, st.lists(st.sampled_from(VOCAB), min_size=1, max_size=3).map(" ".join))
+def test_passages_left_out_are_read_as_if_never_written(a_texts, b_texts, passage):
+    """With a passage left out of the check, the lens gives what it gives on rows
+    written without it (each occurrence a space), in both files."""
+    from ngram_core.method.similar import without_passages
+    index = SimilarIndex.of([without_passages(t, [passage]) for t in a_texts])
+    index.leave_out = (passage,)
+    best: dict[int, tuple[float, int]] = {}
+    index.fold(b_texts, 0, best)
+    expected = reference.lens_best([t.replace(passage, " ") for t in a_texts],
+                                   [t.replace(passage, " ") for t in b_texts])
+    assert [best.get(a) for a in range(len(a_texts))] == expected
+
+
+@pytest.mark.parametrize("form", ["jsonl", "gz"])
+def test_a_prompt_written_into_every_training_row_can_be_left_out_of_the_lens(tmp_path, form):
+    """Training rows that carry a long system prompt in their text: a rewritten item
+    scores low beside it (the prompt's words weigh most, as words A lacks); left out
+    of the check (--leave-out-text), the rewrite is marked, whole and streamed."""
+    import gzip
+    import io
+    from ngram_core.cli import main
+    prompt = ("<|system|> You are a careful assistant for a tutoring service. Think step by "
+              "step, show every calculation, check units, and give the final answer on its "
+              "own line after the words Final answer. Keep explanations short and polite, "
+              "never invent facts, refuse unsafe requests, cite the rule you apply, prefer "
+              "plain language, avoid jargon, format lists with dashes, write fractions in "
+              "lowest terms, round money to cents, and ask a clarifying question whenever "
+              "the problem statement is ambiguous or incomplete in any way. <|user|> ")
+    a_texts, rewrites, truth = dev_set("math", "synonym", 12, 20)
+    a = tmp_path / "a.jsonl"
+    a.write_text("".join(json.dumps({"question": t}) + "\n" for t in a_texts))
+    b = tmp_path / "b.jsonl"
+    b.write_text("".join(json.dumps({"text": prompt + t}) + "\n" for t in rewrites))
+    if form == "gz":
+        b = tmp_path / "b.jsonl.gz"
+        b.write_bytes(gzip.compress((tmp_path / "b.jsonl").read_bytes()))
+    marked = {}
+    for extra in ([], ["--leave-out-text", prompt]):
+        out, err = io.StringIO(), io.StringIO()
+        assert main([str(a), str(b), "--json", *extra], out, err) == 0, err.getvalue()
+        marked[bool(extra)] = json.loads(out.getvalue())["rephrased"]
+    assert marked[True] == len(truth) and marked[False] < len(truth) // 2, marked

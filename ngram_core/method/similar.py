@@ -425,6 +425,9 @@ class SimilarIndex:
     #: the first A row of a text that recurs -> the later rows of that text (only
     #: first rows are keyed and scored; their scores are the copies')
     copies: dict[int, list[int]] = field(default_factory=dict)
+    #: passages left out of the check: B's rows are read without them (A's were
+    #: indexed so: :func:`without_passages`)
+    leave_out: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, a_texts: Sequence[str]) -> SimilarIndex:
@@ -628,6 +631,12 @@ class SimilarIndex:
         for a row, or for all, to find them here, row by row: the same rows).
         Returns the B rows that became some A row's best here."""
         texts = b_texts if isinstance(b_texts, list) else list(b_texts)
+        if self.leave_out:               # a row holding a passage: read without it, here
+            read = [without_passages(text, self.leave_out) for text in texts]
+            if candidates is not None:
+                candidates = [None if new is not old else met
+                              for new, old, met in zip(read, texts, candidates)]
+            texts = read
         scored_rows: Iterable[dict[int, float]] = map(self.scores, texts)
         if candidates is not None:
             scored_rows = (self.scores(text) if met is None else
@@ -649,6 +658,21 @@ class SimilarIndex:
                     for copy in copies.get(a, ()):
                         best[copy] = (score, b)
         return became
+
+
+def without_passages(text: str, passages: Sequence[str]) -> str:
+    """``text`` with every occurrence of each passage (as written) replaced by a
+    space: what the lens reads of a row when passages are left out of the check (a
+    system prompt written into every training row would weigh more than the item).
+    The same string object when none is in it::
+
+        >>> without_passages("<s>Be brief.</s> Janet has 16 ducks.", ["<s>Be brief.</s>"])
+        '  Janet has 16 ducks.'
+    """
+    for passage in passages:
+        if passage and passage in text:
+            text = text.replace(passage, " ")
+    return text
 
 
 def term_rows_steps(texts: Sequence[str], every: int = 256

@@ -28,7 +28,7 @@ from ..table import Row
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
-from ..method.similar import SimilarIndex, set_similar
+from ..method.similar import SimilarIndex, set_similar, without_passages
 from ..method.template import NO_TEMPLATE, Template, find_template_steps, left_out
 from ..steps import relabel, run_steps, stage_fraction
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
@@ -107,9 +107,10 @@ class CheckCache:
         self.shared: set | None = None           # B's capped and ignored windows A holds
         self.template: Template = NO_TEMPLATE
         self.template_rule: tuple | None = None  # (n, keep_template) the template used
-        #: the rephrase lens's best B rows, for these A and B rows (None: not run)
+        #: the rephrase lens's best B rows, for these A and B rows and passages left out
+        #: (None: not run)
         self.similar: dict[int, tuple[float, int]] | None = None
-        self.similar_rows: tuple[Sequence[Row], Sequence[Row]] | None = None
+        self.similar_rows: tuple[Sequence[Row], Sequence[Row], tuple[str, ...]] | None = None
 
     def tokenizer_for(self, settings: Settings) -> Tokenizer:
         rules = (settings.mode, settings.layers, settings.backend)
@@ -153,10 +154,11 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
         cache.matches = None
     if settings.rephrase and (cache.similar is None or cache.similar_rows is None or
                               cache.similar_rows[0] is not a_rows or
-                              cache.similar_rows[1] is not b_rows):
+                              cache.similar_rows[1] is not b_rows or
+                              cache.similar_rows[2] != settings.leave_out):
         cache.similar = yield from _stage("rephrase", len(b_rows),
-                                          similar_steps(a_rows, b_rows))
-        cache.similar_rows = (a_rows, b_rows)
+                                          similar_steps(a_rows, b_rows, settings.leave_out))
+        cache.similar_rows = (a_rows, b_rows, settings.leave_out)
     template_rule = (settings.n, settings.keep_template, settings.leave_out)
     if cache.matches is None or cache.short_min != settings.short_min or \
             cache.template_rule != template_rule:
@@ -193,14 +195,16 @@ def check_steps(a_rows: list[Row], b_rows: list[Row], settings: Settings = Setti
                        b_files=b_files)
 
 
-def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row], every: int = 256
+def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row],
+                  leave_out: Sequence[str] = (), every: int = 256
                   ) -> Generator[int, None, dict[int, tuple[float, int]]]:
     """The rephrase lens over B's rows in memory, ``every`` rows a step (yields the
-    B rows done, after A's rows are read): A row -> (similarity, B row). Where numpy
-    and pyarrow are installed, A's terms and B's candidates are found many rows at
-    once (:mod:`~ngram_core.method.similar_arrow`: the same index, the same rows),
-    16 times ``every`` B rows a step."""
-    a_texts = [row.text for row in a_rows]
+    B rows done, after A's rows are read): A row -> (similarity, B row), every row
+    read without the passages ``leave_out`` (:func:`~ngram_core.method.similar.without_passages`).
+    Where numpy and pyarrow are installed, A's terms and B's candidates are found
+    many rows at once (:mod:`~ngram_core.method.similar_arrow`: the same index, the
+    same rows), 16 times ``every`` B rows a step."""
+    a_texts = [without_passages(row.text, leave_out) for row in a_rows]
     candidates_of = None
     if _by_batch(a_rows, b_rows):
         # imported here: the tab's start (its snapshot) leaves the batch modules out
@@ -211,6 +215,7 @@ def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row], every: int = 256
             every *= 16
     else:
         index = yield from relabel(SimilarIndex.of_steps(a_texts), lambda _: 0)
+    index.leave_out = tuple(leave_out)
     best: dict[int, tuple[float, int]] = {}
     for first in range(0, len(b_rows), every):
         texts = [row.text for row in b_rows[first:first + every]]

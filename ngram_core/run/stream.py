@@ -75,7 +75,7 @@ from ..table import ReadOptions, Reading, Row, Table
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
-from ..method.similar import SimilarIndex, merge_best
+from ..method.similar import SimilarIndex, merge_best, without_passages
 from ..method.similar_arrow import candidates_of, index_steps
 from ..steps import run_steps
 from ..method.template import NO_TEMPLATE, Template, template_for
@@ -448,8 +448,18 @@ def index_a(a_rows: list[Row], settings: Settings, tokenizer: Tokenizer | None =
                                 dict(tokenizer.vocabulary), list(a.offsets), windows,
                                 rows_by_tokens, settings.short_min, short_rows,
                                 WindowBits.of(a.buffer, a.offsets, settings.n), prefix_bits,
-                                pieces, run_steps(index_steps([row.text for row in a_rows]))
-                                if settings.rephrase else None)
+                                pieces, _lens_index(a_rows, settings))
+
+
+def _lens_index(a_rows: list[Row], settings: Settings) -> SimilarIndex | None:
+    """The rephrase lens's index of A (None: the lens is off), every row read without
+    the passages left out, as B's rows are then read."""
+    if not settings.rephrase:
+        return None
+    index = run_steps(index_steps([without_passages(row.text, settings.leave_out)
+                                   for row in a_rows]))
+    index.leave_out = tuple(settings.leave_out)
+    return index
 
 
 class DefinitionFindings(NamedTuple):
