@@ -89,6 +89,28 @@ def test_a_bad_line_in_a_later_partition_is_named_as_one_process_names_it(tmp_pa
     assert errors[0] == errors[1] and "line 2501" in errors[0], errors
 
 
+def test_of_two_bad_lines_the_first_in_file_order_is_named(tmp_path):
+    """A broken last line in a first file of 9 MB, a broken line just past the first
+    MiB (where fields are chosen) of a second one, which the second worker reaches
+    long before: the error named is the first file's, the one a single process
+    meets first."""
+    lines = [json.dumps({"text": f"row {i} " * 20}) for i in range(45000)]
+    lines[-1] = '{"text": "broken at the end'
+    first = tmp_path / "a-first.jsonl"
+    first.write_text("\n".join(lines) + "\n")
+    second = tmp_path / "b-second.jsonl"
+    second.write_text("\n".join(lines[:6000]) + '\n{"text": broken\n')
+    assert len(plan_partitions([str(first), str(second)], blocksize=16 * 2**20)) == 2
+    a = str(FIXTURES / "report" / "test-set.jsonl")
+    errors = []
+    for jobs in ("1", "2"):
+        err = io.StringIO()
+        assert main([a, str(first), str(second), "--jobs", jobs],
+                    io.StringIO(), err) == 2
+        errors.append(err.getvalue().strip().splitlines()[-1])
+    assert errors[0] == errors[1] and f"{first}, line 45000" in errors[0], errors
+
+
 def _die(part, *_):
     """A partition's work that kills the worker walking it."""
     os._exit(9)
@@ -269,3 +291,30 @@ def _state(pid: int) -> str:
             return f.read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+UNGUARDED = """
+import ngram_overlap
+result = ngram_overlap.check({a!r}, {b!r}, jobs=2)
+print("flagged", result.summary["flagged"])
+"""
+
+
+def test_a_script_without_a_main_guard_is_not_run_again_by_the_workers(tmp_path):
+    """A notebook-style script that calls the library at its top level, with no
+    ``if __name__ == "__main__":``: the workers run the check's work alone, so the
+    script runs once and prints once."""
+    import gzip
+    import subprocess
+    import sys
+    shards = [tmp_path / f"b{k}.jsonl.gz" for k in range(2)]
+    for k, shard in enumerate(shards):
+        shard.write_bytes(gzip.compress("".join(json.dumps({"text": f"row {k} {i} " * 20})
+                                                + "\n" for i in range(500)).encode()))
+    script = tmp_path / "run.py"
+    script.write_text(UNGUARDED.format(a=str(FIXTURES / "report" / "test-set.jsonl"),
+                                       b=[str(s) for s in shards]))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "flagged 0\n" and "Traceback" not in done.stderr

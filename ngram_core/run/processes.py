@@ -27,6 +27,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -97,10 +98,12 @@ class OnProcesses:
             choices: dict[int, tuple[Any, ...]], index: Any,
             extra: Extra = None) -> Iterator[Any]:
         """``work(part, *choices[part.file_index], index, *extra_of(extra)(part))`` of
-        every partition, each result as it finishes; the first carrying an error
-        stops the rest and is raised. Partitions are sent in order, two per worker
-        at most waiting or walked, so ``extra`` as a function is called when a
-        partition is sent, knowing the results yielded before."""
+        every partition, each result as it finishes. Partitions are sent in order,
+        two per worker at most waiting or walked, so ``extra`` as a function is
+        called when a partition is sent, knowing the results yielded before. A
+        result carrying an error stops the sending; the partitions before it are
+        awaited, and the error of the first in file order that has one is raised:
+        the error one process walking B in order meets first."""
         more = extra_of(extra)
         if self._pool is None and self.from_bytes:       # the default: as memory allows
             self.jobs = min(self.jobs, affordable_workers(self.jobs))
@@ -120,17 +123,24 @@ class OnProcesses:
             for part in itertools.islice(waiting, count):
                 sent[pool.submit(_walk, work, part, choices[part.file_index],
                                  more(part))] = part.index
+        failed: dict[int, Any] = {}          # partition -> its error
         try:
-            send(2 * self.jobs)
+            with _main_unseen():                # the workers start here
+                send(2 * self.jobs)
             while sent:
                 done, _ = wait(sent, return_when=FIRST_COMPLETED)
                 for future in sorted(done, key=sent.__getitem__):
-                    del sent[future]
+                    partition = sent.pop(future)
                     result = _result_of(future)
                     if result.error is not None:
-                        raise result.error
-                    yield result
-                    send(1)
+                        failed[partition] = result.error
+                    elif not failed:
+                        yield result
+                        send(1)
+                if failed:                      # only the partitions before it matter
+                    first = min(failed)
+                    if all(p > first for p in sent.values()):
+                        raise failed[first]
         except BaseException:
             self.close()
             raise
@@ -194,6 +204,27 @@ def local_processes(jobs: int | None) -> Iterator[OnProcesses | None]:
         yield executor
     finally:
         executor.close()
+
+
+@contextmanager
+def _main_unseen() -> Iterator[None]:
+    """While workers (and their server) start, the script this process runs is not
+    named to them, so it is not run again in each: a script calling
+    ``ngram_overlap.check`` without an ``if __name__ == "__main__":`` guard would
+    be. They run :data:`WORKER_MODULES`' work alone, and need none of it."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved: dict[str, Any] = {name: main.__dict__[name]
+                             for name in ("__file__", "__spec__") if name in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 def _result_of(future: Future) -> Any:
