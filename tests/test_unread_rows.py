@@ -865,3 +865,28 @@ def test_a_copy_field_that_differs_in_a_few_rows_is_read_there(tmp_path, form):
         assert said[0].endswith("text from question + answer, id from (row numbers); 1 row's "
                                 "question_with_context holds words the rest of the row "
                                 "lacks, and is read."), said
+
+
+def test_an_id_field_held_by_the_first_rows_only_numbers_the_rest_when_streamed(tmp_path):
+    """``uid`` in the first 200 rows only: read whole, later rows are numbered; streamed
+    (gzip, pieces past the first rows hold no ``uid`` at all) the same, where it was
+    refused as a field the file lacks."""
+    import gzip
+    import io
+    rows = [{"text": f"Row {j} speaks of the harbour and its {j % 13} boats at dawn today."}
+            for j in range(30000)]
+    for j in range(200):
+        rows[j]["uid"] = f"u-{j}"
+    rows[25000]["text"] = Q_SYSTEM
+    evals = write_jsonl(tmp_path / "eval.jsonl", [{"question": q} for q in [Q_SYSTEM, UNSEEN]])
+    plain = write_jsonl(tmp_path / "train.jsonl", rows)
+    gz = tmp_path / "train.jsonl.gz"
+    gz.write_bytes(gzip.compress(plain.read_bytes()))
+    csvs = []
+    for train in (plain, gz):
+        err = io.StringIO()
+        out_csv = tmp_path / f"{train.name}.rows.csv"
+        assert main([str(evals), str(train), "--rows-csv", str(out_csv)], io.StringIO(),
+                    err) == 0, err.getvalue()
+        csvs.append(out_csv.read_text().replace(str(train), "B"))
+    assert csvs[0] == csvs[1] and ",25001,25001," in csvs[0]

@@ -932,7 +932,8 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
     ``id_field=None`` detects the id field and ``""`` asks for none;
     without one the row number is the id, and so it is for a row without a
     value of the id field (``number_missing_ids`` False: ``""``, for a piece of
-    a file whose row numbers in the file are known only later). A field that
+    a file whose row numbers in the file are known only later, whose rows may
+    all lack the id field its first rows hold). A field that
     no record has raises an InputError naming the fields the file does have.
 
     Detected fields (None, or a :class:`~ngram_core.table.Reading` that says so)
@@ -959,8 +960,8 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
         id_field = detect_id_field(table)
     elif id_field == "":
         id_field = None                   # asked for row numbers
-    elif id_field not in set(table.fields):
-        raise _missing_field(table, id_field, "id")
+    elif id_field not in set(table.fields) and number_missing_ids:
+        raise _missing_field(table, id_field, "id")   # (a piece: no row of it has one)
     have = set(table.fields)
     if not reading.detected:
         fields = []
