@@ -2,17 +2,21 @@
 of one machine (an :class:`~ngram_core.run.stream.Executor`, as Dask's is).
 
 The contract: the same answer as the walk in this process, byte for byte, in a
-fraction of the time on a machine of several cores. Each worker gets A's index
-once (pickled when it starts), then a partition at a time; results come back in
-the order they finish, which the streamed check is built for (Dask's workers
-finish in any order too: a partition past a window's cap is walked again,
-ranked, see :func:`~ngram_core.run.stream.over_cap`). One partition, one
+fraction of the time on a machine of several cores, and the same error. Each
+worker gets A's index once (pickled when it starts), then a partition at a
+time, sent in file order as workers free up (each told what is known of the
+cap then: :class:`~ngram_core.run.stream.CapFloor`); results come back in the
+order they finish, which the streamed check is built for (Dask's workers finish
+in any order too: a partition that used a position past a window's cap is
+walked again, ranked, see :func:`~ngram_core.run.stream.over_cap`). Of several
+partitions' errors, the first in file order is raised. One partition, one
 process asked for, or fewer bytes of B than ``from_bytes`` (where starting
 workers costs more than they save) are walked here, with no worker started.
 
 Workers start by ``forkserver`` where the system has it (a fresh interpreter
 forked from a clean server: nothing of this process's threads, such as
-pyarrow's, is copied), else by ``spawn``. They ignore Ctrl-C, which this process
+pyarrow's, is copied; the server has imported the engine), else by ``spawn``;
+the script this process runs is not run again in them. They ignore Ctrl-C, which this process
 takes and answers by stopping them. A worker that dies (killed, out of memory)
 is one :class:`~ngram_core.errors.InputError` saying what to do.
 
