@@ -961,7 +961,8 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
     elif id_field == "":
         id_field = None                   # asked for row numbers
     elif id_field not in set(table.fields) and number_missing_ids:
-        raise _missing_field(table, id_field, "id")   # (a piece: no row of it has one)
+        # (a piece of a file whose first rows hold it: none of its rows has a value)
+        raise _missing_field(table, id_field, "id")
     have = set(table.fields)
     if not reading.detected:
         fields = []
