@@ -961,7 +961,8 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
     elif id_field == "":
         id_field = None                   # asked for row numbers
     elif id_field not in set(table.fields) and number_missing_ids:
-        # (a piece of a file whose first rows hold it: none of its rows has a value)
+        # refused for a whole file; a piece of a file whose first rows hold it is
+        # read, its rows numbered later
         raise _missing_field(table, id_field, "id")
     have = set(table.fields)
     if not reading.detected:
