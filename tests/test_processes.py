@@ -318,3 +318,25 @@ def test_a_script_without_a_main_guard_is_not_run_again_by_the_workers(tmp_path)
                           timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "flagged 0\n" and "Traceback" not in done.stderr
+
+
+def test_a_pool_found_broken_when_a_partition_is_sent_is_the_same_one_line(tmp_path):
+    """A worker that died between two results breaks the pool before the next
+    partition is sent: the same line as a result lost, not a traceback."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    class Broken:
+        def submit(self, *args, **kwargs):
+            raise BrokenProcessPool("a child process terminated abruptly")
+
+        def shutdown(self, **kwargs):
+            pass
+
+    shard = tmp_path / "b.jsonl"
+    shard.write_text("".join(json.dumps({"text": f"row {i} " * 20}) + "\n" for i in range(3000)))
+    parts = plan_partitions([str(shard)], blocksize=64 * 1024)
+    executor = OnProcesses(2)
+    executor._pool, executor._index = Broken(), "A's index"
+    with pytest.raises(InputError) as raised:
+        list(executor.map(_die, parts, {0: ()}, "A's index"))
+    assert str(raised.value).startswith("worker processes: one ended without its result")

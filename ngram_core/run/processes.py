@@ -125,8 +125,12 @@ class OnProcesses:
 
         def send(count: int) -> None:
             for part in itertools.islice(waiting, count):
-                sent[pool.submit(_walk, work, part, choices[part.file_index],
-                                 more(part))] = part.index
+                try:
+                    future = pool.submit(_walk, work, part, choices[part.file_index],
+                                         more(part))
+                except BrokenProcessPool:         # a worker died before its result came
+                    raise _lost() from None
+                sent[future] = part.index
         failed: dict[int, Any] = {}          # partition -> its error
         try:
             with _main_unseen():                # the workers start here
@@ -159,7 +163,8 @@ class OnProcesses:
         return results
 
     def close(self) -> None:
-        """Stop the workers (at once: none is waited for)."""
+        """Stop the workers: each ended at once, then waited for (a few seconds at
+        most), and the pool's own thread with them."""
         pool, self._pool, self._index = self._pool, None, None
         if pool is None:
             return
@@ -235,8 +240,13 @@ def _result_of(future: Future) -> Any:
     try:
         return future.result()
     except BrokenProcessPool:
-        raise InputError("worker processes", "one ended without its result (killed, or "
-                         "out of memory?): --jobs 1 walks B in this process") from None
+        raise _lost() from None
+
+
+def _lost() -> InputError:
+    """The one line for a worker that died (killed, out of memory) before its result."""
+    return InputError("worker processes", "one ended without its result (killed, or out "
+                                          "of memory?): --jobs 1 walks B in this process")
 
 
 def _hold(index: Any) -> None:
