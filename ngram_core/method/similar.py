@@ -115,7 +115,7 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..steps import Pacer, run_steps
-from .tokenize import UNSPACED_BLOCKS
+from .tokenize import UNSPACED_BLOCKS, _bmp_table, _char_class, _class_body, _runs
 
 #: An A row's key terms: its this many rarest; a candidate B row holds KEY_SHARED.
 KEY_TERMS = 8
@@ -187,8 +187,7 @@ def _term_pattern() -> re.Pattern:
 @functools.cache
 def _mark_class() -> str:
     """The body of a character class of every combining mark (:func:`_mark_runs`)."""
-    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}"
-                   for a, b in _mark_runs())
+    return _class_body(_mark_runs())
 
 
 @functools.cache
@@ -209,8 +208,7 @@ def unspaced_ranges() -> list[tuple[int, int]]:
 
 @functools.cache
 def _unspaced() -> re.Pattern:
-    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in unspaced_ranges())
-                      + "]")
+    return re.compile(_char_class(unspaced_ranges()))
 
 
 @functools.cache
@@ -247,11 +245,11 @@ def _paired(found: Iterable[str]) -> list[str]:
 
 def _mark_runs() -> list[tuple[int, int]]:
     """The inclusive ranges of the combining marks' code points (general category
-    M*: in the BMP, the Supplementary Multilingual Plane and the variation selectors
-    supplement; none lies elsewhere)."""
-    flags = bytes(unicodedata.category(chr(cp))[0] == "M" for cp in range(0x20000))
-    return [(m.start(), m.end() - 1) for m in re.finditer(b"\x01+", flags)] + \
-        [(0xE0100, 0xE01EF)]
+    M*: in the BMP, whose categories the tokenizer keeps, the Supplementary
+    Multilingual Plane and the variation selectors supplement; none lies elsewhere)."""
+    flags = [c[0] == "M" for c in _bmp_table()[0]]
+    flags += [unicodedata.category(chr(cp))[0] == "M" for cp in range(0x10000, 0x20000)]
+    return _runs(flags) + [(0xE0100, 0xE01EF)]
 
 
 def _term_finder(text: str) -> re.Pattern:
@@ -266,7 +264,7 @@ SEQUENCE = re.compile(r"\d+(?:\.\d+)?(?:[\s\[\]()]*,[\s\[\]()]*-?\d+(?:\.\d+)?)+
 _COMMA_NUMBER = re.compile(r",[\s\[\]()]*-?\d")
 _DIGITS = re.compile(r"\d+")
 #: A list that is one number with thousands separators (``1,250``): no list.
-_ONE_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+")
+_ONE_GROUPED = re.compile(GROUPED)
 
 
 def terms(text: str) -> list[str]:
@@ -430,14 +428,18 @@ class SimilarIndex:
     leave_out: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, a_texts: Sequence[str]) -> SimilarIndex:
+    def of(cls, a_texts: Sequence[str], leave_out: Sequence[str] = ()) -> SimilarIndex:
         """The index of A's row texts (:meth:`of_steps` run to its end)."""
-        return run_steps(cls.of_steps(a_texts))
+        return run_steps(cls.of_steps(a_texts, leave_out))
 
     @classmethod
-    def of_steps(cls, a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
+    def of_steps(cls, a_texts: Sequence[str], leave_out: Sequence[str] = ()
+                 ) -> Generator[int, None, SimilarIndex]:
         """:meth:`of` in steps of a few milliseconds (yields the A rows read, then
-        indexed): the page's tab stays responsive while a 2 MB test set is read."""
+        indexed): the page's tab stays responsive while a 2 MB test set is read.
+        ``leave_out``: passages left out of the check, read out of A's rows here and
+        of B's when they are folded in (:func:`without_passages`)."""
+        a_texts = [without_passages(text, leave_out) for text in a_texts]
         first_of, copies = first_rows(a_texts)
         pacer = Pacer()
         by_text: dict[str, Counter[str]] = {}
@@ -483,6 +485,7 @@ class SimilarIndex:
             index.needed[a] = min(KEY_SHARED, len(rarest))
             for t in rarest:
                 keys.setdefault(t, []).append(a)
+        index.leave_out = tuple(leave_out)
         return index
 
     def order_numbers(self, a: int, text: str) -> None:

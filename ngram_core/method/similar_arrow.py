@@ -63,7 +63,7 @@ from typing import Any, NamedTuple, cast
 from .similar import (COMMON_MIN, COMMON_SHARE, KEY_RARE, KEY_SHARED, KEY_TERMS,
                       SimilarIndex, first_rows, has_examples, holds_grouped, idf_table,
                       number_lists,
-                      term_counts, terms, unspaced_ranges)
+                      term_counts, terms, unspaced_ranges, without_passages)
 from .tokenize_arrow import (BATCH_CHARS, RawBatch, _weight, as_numpy, as_strings,
                              holds_text, raw_token_array, string_array)
 
@@ -271,7 +271,8 @@ class _LazyCounts(Sequence):
         return made
 
 
-def index_steps(a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
+def index_steps(a_texts: Sequence[str], leave_out: Sequence[str] = ()
+                ) -> Generator[int, None, SimilarIndex]:
     """:meth:`~ngram_core.method.similar.SimilarIndex.of_steps`'s index (the same, to
     every key term and idf), A's terms found at once from its rows' raw tokens
     (numpy and pyarrow: each distinct token's terms once, then each row's distinct
@@ -280,7 +281,8 @@ def index_steps(a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
     :func:`~ngram_core.method.similar.term_counts`, as is every row where numpy and
     pyarrow are not installed. Rows' term counts are made when first asked for."""
     if not AVAILABLE:
-        return (yield from SimilarIndex.of_steps(a_texts))
+        return (yield from SimilarIndex.of_steps(a_texts, leave_out))
+    a_texts = [without_passages(text, leave_out) for text in a_texts]
     first_of, copies = first_rows(a_texts)
     distinct = list(first_of)
     times = np.ones(len(distinct), dtype=np.int64)
@@ -325,6 +327,7 @@ def index_steps(a_texts: Sequence[str]) -> Generator[int, None, SimilarIndex]:
     for text, a in first_of.items():
         if has_examples(text):
             index.order_numbers(a, text)
+    index.leave_out = tuple(leave_out)
     return index
 
 

@@ -28,7 +28,7 @@ from ..table import Row
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
-from ..method.similar import SimilarIndex, set_similar, without_passages
+from ..method.similar import SimilarIndex, set_similar
 from ..method.template import NO_TEMPLATE, Template, find_template_steps, left_out
 from ..steps import relabel, run_steps, stage_fraction
 from ..method.tokenize import Tokenizer, TokenizedRows, tokenize_rows_steps
@@ -204,18 +204,17 @@ def similar_steps(a_rows: Sequence[Row], b_rows: Sequence[Row],
     Where numpy and pyarrow are installed, A's terms and B's candidates are found
     many rows at once (:mod:`~ngram_core.method.similar_arrow`: the same index, the
     same rows), 16 times ``every`` B rows a step."""
-    a_texts = [without_passages(row.text, leave_out) for row in a_rows]
+    a_texts = [row.text for row in a_rows]
     candidates_of = None
     if _by_batch(a_rows, b_rows):
         # imported here: the tab's start (its snapshot) leaves the batch modules out
         from ..method import similar_arrow
-        index = yield from relabel(similar_arrow.index_steps(a_texts), lambda _: 0)
+        index = yield from relabel(similar_arrow.index_steps(a_texts, leave_out), lambda _: 0)
         if similar_arrow.AVAILABLE:
             candidates_of = similar_arrow.candidates_of
             every *= 16
     else:
-        index = yield from relabel(SimilarIndex.of_steps(a_texts), lambda _: 0)
-    index.leave_out = tuple(leave_out)
+        index = yield from relabel(SimilarIndex.of_steps(a_texts, leave_out), lambda _: 0)
     best: dict[int, tuple[float, int]] = {}
     for first in range(0, len(b_rows), every):
         texts = [row.text for row in b_rows[first:first + every]]

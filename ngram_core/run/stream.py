@@ -75,7 +75,7 @@ from ..table import ReadOptions, Reading, Row, Table
 from ..report.summary import summarize
 from ..report.result import Report
 from ..method.settings import Settings
-from ..method.similar import SimilarIndex, merge_best, without_passages
+from ..method.similar import SimilarIndex, merge_best
 from ..method.similar_arrow import candidates_of, index_steps
 from ..steps import run_steps
 from ..method.template import NO_TEMPLATE, Template, template_for
@@ -456,10 +456,7 @@ def _lens_index(a_rows: list[Row], settings: Settings) -> SimilarIndex | None:
     the passages left out, as B's rows are then read."""
     if not settings.rephrase:
         return None
-    index = run_steps(index_steps([without_passages(row.text, settings.leave_out)
-                                   for row in a_rows]))
-    index.leave_out = tuple(settings.leave_out)
-    return index
+    return run_steps(index_steps([row.text for row in a_rows], settings.leave_out))
 
 
 class DefinitionFindings(NamedTuple):
