@@ -158,7 +158,7 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 GROUPED = r"\d{1,3}(?:,\d{3})+(?!\d)"
 #: The commonest shapes first (a word in lower case or capitalized): the same terms
 #: as any order, as the alternatives cannot both match at one place.
-_ASCII_TERMS = rf"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|{GROUPED}|\d+"
+_ASCII_TERMS = rf"[A-Z]?[a-z]++|[A-Z]+(?![a-z])|{GROUPED}|\d++"
 _TERM_ASCII = re.compile(_ASCII_TERMS)
 _COMMA_GROUP = re.compile(r",\d{3}")     # a literal first: searched fast
 
@@ -470,8 +470,11 @@ class SimilarIndex:
             by_rank += sorted(buckets[bucket])
             if pacer.due():
                 yield len(first_of)
-        rank = {t: r for r, t in enumerate(by_rank)}
-        rank_of, keyable = rank.__getitem__, rank.keys()
+        # a term too common to be a key term ranks past every other (then is dropped)
+        keyable = len(by_rank)
+        rank = dict.fromkeys(df, keyable)
+        rank.update(zip(by_rank, range(keyable)))
+        rank_of = rank.__getitem__
         common = max(1, rows // KEY_RARE)   # past a row's KEY_SHARED rarest, a key term's most
         index = cls(idf, rows, counted, {}, [0] * len(counted), copies)
         keys = index.keys
@@ -480,7 +483,7 @@ class SimilarIndex:
                 yield len(first_of)
             counts = counted[a]
             index.order_numbers(a, text)
-            rarest = [by_rank[r] for r in sorted(map(rank_of, counts.keys() & keyable))[:KEY_TERMS]]
+            rarest = [by_rank[r] for r in sorted(map(rank_of, counts))[:KEY_TERMS] if r < keyable]
             rarest = rarest[:KEY_SHARED] + [t for t in rarest[KEY_SHARED:] if df[t] <= common]
             index.needed[a] = min(KEY_SHARED, len(rarest))
             for t in rarest:
