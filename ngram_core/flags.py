@@ -20,7 +20,7 @@ from .errors import InputError
 from .read.files import parse_size
 from .method.index import N_DEFAULT, N_MAX, N_MIN
 from .read.readers import FORMATS
-from .method.settings import SHORT_MIN_DEFAULT, Settings
+from .method.settings import SHORT_MIN_DEFAULT, Settings, check_jobs
 from .method.similar import REPHRASE_THRESHOLD
 from .table import TEXT_ROWS, ReadOptions
 from .method.tokenize import BACKENDS, DEFAULT_LAYERS, MODES
@@ -166,8 +166,7 @@ def check_flags(args: argparse.Namespace) -> int:
                                               f"{args.connect_timeout:g}")
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers", f"must be a whole number, 1 or more, not {args.workers}")
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError("--jobs", f"must be a whole number, 1 or more, not {args.jobs}")
+    check_jobs(args.jobs, "--jobs")
     if args.jobs is not None and args.engine == "dask":
         raise InputError("--jobs", "is for --engine local; --workers sets Dask's")
     if args.scheduler is not None:

@@ -45,7 +45,7 @@ from ngram_core.read.files import (expand_paths, fields_of, index_b_whole, load_
                                    several_test_files)
 from ngram_core.report.result import training_accounts
 from ngram_core.run.check import check_steps
-from ngram_core.method.settings import Settings
+from ngram_core.method.settings import Settings, check_jobs
 from ngram_core.steps import run_steps
 
 from .options import KEYWORDS, Chosen
@@ -258,12 +258,6 @@ def _evals(evals: Mapping[str, Data] | Sequence[Data]) -> dict[str, Data]:
     return named
 
 
-def _jobs(jobs: Any) -> None:
-    """``jobs``: None or a whole number, 1 or more."""
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise InputError("jobs", f"must be a whole number, 1 or more, not {jobs!r}")
-
-
 @contextmanager
 def _named_errors(files: _Files) -> Iterator[None]:
     """An error about data given as rows names the data (``test``, ``train``, an eval's
@@ -305,7 +299,7 @@ def check(test: Data, train: Data, *, progress: bool | Callable[[Any], Any] | No
     training data (as ``--jobs``: by default one per core from 64 MiB; 1, this
     process alone)."""
     chosen = Chosen(options)
-    _jobs(jobs)
+    check_jobs(jobs)
     _accepted(test, "test")
     _accepted(train, "train")
     on_progress = reporter(progress)
@@ -366,7 +360,7 @@ def decontaminate(evals: Mapping[str, Data] | Sequence[Data], train: Data, *,
                                       refuse_files_named_twice)
 
     started = now()
-    _jobs(jobs)
+    check_jobs(jobs)
     remove_rephrased = bool(options.pop("remove_rephrased", False))
     chosen = Chosen(options)
     if not isinstance(evals, (str, os.PathLike)) and not isinstance(evals, Iterable):

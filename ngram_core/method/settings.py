@@ -30,6 +30,19 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def check_jobs(jobs: object, name: str = "jobs") -> None:
+    """Worker processes asked for (``--jobs``, ``jobs=``): None (the default) or a whole
+    number, 1 or more; an :class:`InputError` otherwise::
+
+        >>> check_jobs(0, "--jobs")
+        Traceback (most recent call last):
+        ...
+        ngram_core.errors.InputError: --jobs: must be a whole number, 1 or more, not 0
+    """
+    if jobs is not None and (not _whole(jobs) or jobs < 1):      # type: ignore[operator]
+        raise InputError(name, f"must be a whole number, 1 or more, not {jobs!r}")
+
+
 @dataclass(frozen=True)
 class Settings:
     """n (window size in tokens), mode (loose or strict), layers (loose only),
