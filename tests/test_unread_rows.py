@@ -220,6 +220,24 @@ def test_a_system_message_that_differs_from_a_short_shared_one_is_read(tmp_path,
     assert ngram_overlap.check([Q_SYSTEM, UNSEEN], train).summary["flagged"] == 1
 
 
+def test_a_few_chats_sharing_the_training_prompt_match_only_their_items(tmp_path):
+    """Five test chats under the system prompt every training chat has: the prompt is
+    no item however few rows share it, so only the chat whose question is in the
+    training data is flagged (all five matched the prompt before)."""
+    train_rows = [chat(PROMPT, f"Tell me about the topic number {i} please") for i in range(40)]
+    train_rows[7] = chat(PROMPT, QUESTION)
+    train = write_jsonl(tmp_path / "sft.jsonl", train_rows)
+    tests = [QUESTION, UNSEEN, OTHER, "Name three rivers that flow north and the seas they reach "
+             "before the end of their long journey", Q_SYSTEM]
+    evals = write_jsonl(tmp_path / "eval.jsonl", [chat(PROMPT, q) for q in tests])
+    assert command_flagged(evals, train) == 1
+    assert ngram_overlap.check(evals, train).summary["flagged"] == 1
+    # a few chats whose system messages differ are read whole: one holds the item
+    own = write_jsonl(tmp_path / "own.jsonl", [chat("Context: " + QUESTION, "Answer it."),
+                                              chat("Context: " + UNSEEN, "Answer it.")])
+    assert command_flagged(own, train) == 1
+
+
 def test_the_shared_prompt_is_read_once(tmp_path):
     """A prompt every row of a training file shares is read in its first row only:
     a test set holding it finds that one row, not all 50 of them."""

@@ -73,6 +73,11 @@ CATEGORY_CHARS = 40
 #: (over at least :data:`FIXED_MIN_ROWS` of them).
 FIXED_SHARE = 0.9
 FIXED_MIN_ROWS = 10
+#: A chat's system messages are fixed over fewer rows, at least this many, when every
+#: one of them is the same text: a message whose role says it instructs, the same
+#: for rows that each hold their own item, is no item (a test set of five chats
+#: sharing the training data's system prompt would otherwise match it in every row).
+SYSTEM_FIXED_MIN_ROWS = 2
 
 #: A parse tree has at least one "(" for this many of its words (labels included).
 TREE_WORDS_PER_BRACKET = 3
@@ -134,7 +139,7 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
     records = table.records[:sample]
     id_field = id_like_field(table)
     listed, outer = set(table.list_fields), set(table.outer_fields)
-    roles = set(table.role_fields)
+    roles, system = set(table.role_fields), system_fields(table)
     tokenizer = Tokenizer()
     out, pacer = [], Pacer()
     counted: dict[str, int] = {}      # tokens per distinct text (a wide sheet repeats its cells)
@@ -160,7 +165,7 @@ def field_stats_steps(table: Table, sample: int = SAMPLE_ROWS):
         kind = "id" if name == id_field else _kind(values, name in listed)
         if name in roles and kind not in ("empty", "id"):
             kind = "role"                # one role's turns: the conversation field holds them
-        if kind == "text" and name not in outer and _fixed(values):
+        if kind == "text" and name not in outer and _fixed(values, name in system):
             kind = "fixed"
         if kind == "text" and earlier.copied(values, counts):
             kind = "copy"
@@ -412,20 +417,25 @@ def _is_tree(value: str) -> bool:
     return depth == 0 and opened >= 2 and opened * TREE_WORDS_PER_BRACKET >= words
 
 
-def _fixed(values: list) -> bool:
+def _fixed(values: list, system: bool = False) -> bool:
     """One text in at least :data:`FIXED_SHARE` of the present values, over at least
     :data:`FIXED_MIN_ROWS` of them: an instruction or a system prompt, the same in
-    every row::
+    every row. A chat's ``system`` messages: also one text in all of them, over at
+    least :data:`SYSTEM_FIXED_MIN_ROWS`::
 
         >>> _fixed(["Answer the question below, step by step."] * 10 + ["Other."])
         True
         >>> _fixed(["A passage."] * 9)      # too few rows to say
         False
+        >>> _fixed(["Be brief."] * 3, system=True), _fixed(["Be brief.", "Be kind."], system=True)
+        (True, False)
     """
     present = [v for v in values if isinstance(v, str) and v.strip()]
-    if len(present) < FIXED_MIN_ROWS:
+    if len(present) < (SYSTEM_FIXED_MIN_ROWS if system else FIXED_MIN_ROWS):
         return False
     top = Counter(present).most_common(1)[0][1]
+    if len(present) < FIXED_MIN_ROWS:
+        return top == len(present)
     return top >= FIXED_SHARE * len(present)
 
 
@@ -1241,7 +1251,7 @@ def _fixed_values(table: Table, sample: list[dict], fields: tuple[str, ...],
         if name in chosen or name in outer or name in roles:
             continue
         values = [r.get(name) for r in sample]
-        if not _fixed(values):
+        if not _fixed(values, name in system):
             if name in system:
                 fixed.append(LeftOut(name, ""))
             elif labels and name != id_field and _short_strings(values):
