@@ -41,8 +41,10 @@ from contextlib import contextmanager
 from typing import Any, Union
 
 from ngram_core.errors import InputError
-from ngram_core.read.files import (expand_paths, fields_of, index_b_whole, load_rows_by_file,
-                                   several_test_files)
+from ngram_core.table import ID_FIELD_NAMES, ID_SUFFIXES
+from ngram_core.read.files import (expand_paths, fields_of, index_b_whole, is_columnar,
+                                   load_rows_by_file, several_test_files, strip_compression)
+from ngram_core.read.readers import format_from_name
 from ngram_core.report.result import training_accounts
 from ngram_core.run.check import check_steps
 from ngram_core.method.settings import Settings, check_jobs
@@ -126,6 +128,18 @@ def _names_files(text: str) -> bool:
         bool(glob.glob(text, recursive=True))
 
 
+def _looks_like_path(text: str) -> bool:
+    """Whether a string that names no file reads as a path all the same: no white
+    space, and a data file's extension (compressed too) or a glob's wildcard in a
+    folder path: ``data/train-00000.jsonl``, ``eval.csv.gz``, ``nodir/*``; not
+    ``What?`` or ``1/2``."""
+    if not text or len(text) > 4096 or any(c.isspace() for c in text):
+        return False
+    plain = strip_compression(text)
+    return format_from_name(plain) is not None or is_columnar(plain) or \
+        ("/" in text and glob.has_magic(text))
+
+
 def data_paths(data: Any, name: str) -> list[str] | None:
     """Where the data is, when it is in files: their paths; None when ``data`` holds
     the rows themselves.
@@ -133,7 +147,9 @@ def data_paths(data: Any, name: str) -> list[str] | None:
     A path (``str`` or ``PathLike``) or a glob (``**`` descends into folders) is the
     files it names; so is a list of them. A list of strings is paths when its strings
     name files or globs, text (one row each) when none does, and refused when it
-    mixes the two: a path that names no file must not become a row of text. An
+    mixes the two, or when each string reads as a path though none names a file
+    (:func:`_looks_like_path`): a path that names no file must not become a row of
+    text. An
     open file is its path. A mapping (a dict of splits, such as a ``DatasetDict``)
     is refused, naming its keys: it is several data sets. Anything else that
     iterates (records, a DataFrame, an Arrow table, a ``Dataset``, a generator)
@@ -150,6 +166,8 @@ def data_paths(data: Any, name: str) -> list[str] | None:
             return [os.fspath(path)]
         raise InputError(name, "is an open file without a path: give its path, or its rows")
     if isinstance(data, Mapping):
+        if _columns(data):
+            return None
         keys = [str(k) for k in list(data)[:6]]
         liked = ("train", "validation", "test") if name == "train" else ("test", "validation",
                                                                           "train")
@@ -170,8 +188,35 @@ def data_paths(data: Any, name: str) -> list[str] | None:
                                    f"that name no file ({missing[0][:80]!r}"
                                    f"{' and more' if len(missing) > 1 else ''}): give paths "
                                    f"that exist, or text only")
+        texts = [os.fspath(d) for d in data]
+        if all(map(_looks_like_path, texts)):
+            raise InputError(name, f"names no file: {texts[0][:200]!r}"
+                                   f"{' and more' if len(texts) > 1 else ''} (as text, give "
+                                   f"records: [{{'text': ...}}])")
         return None
     return None
+
+
+#: Names of a dataset's splits: a mapping keyed by them is splits, never columns.
+SPLIT_NAMES = frozenset({"train", "test", "validation", "valid", "dev", "eval"})
+
+
+def _columns(data: Mapping) -> bool:
+    """Whether a mapping is a table written by columns (``DataFrame.to_dict("list")``,
+    ``Dataset.to_dict()``): lists of one length, keyed by no split's name, not each a
+    list of records (a dict of splits)::
+
+        >>> _columns({"question": ["Why?", "How?"], "answer": ["1", "2"]})
+        True
+        >>> _columns({"train": ["a", "b"], "test": ["c", "d"]}), _columns({"q": ["a"], "n": [1, 2]})
+        (False, False)
+    """
+    values = list(data.values())
+    if not values or any(not isinstance(v, (list, tuple)) for v in values) or \
+            len({len(v) for v in values}) != 1 or \
+            any(str(k).lower() in SPLIT_NAMES for k in data):
+        return False
+    return not all(v and all(isinstance(item, Mapping) for item in v) for v in values)
 
 
 #: What a test set or training data can be, said when something else is given.
@@ -190,10 +235,15 @@ def _accepted(data: Any, name: str) -> None:
 def _records(data: Any, name: str = "data") -> Iterator[dict]:
     """Records from strings, dicts, a pandas DataFrame or any iterable of them, their
     values as data (see :mod:`ngram_overlap.values`)."""
+    if _is_pandas(data):
+        data = _index_as_ids(data)
     if hasattr(data, "to_dict") and hasattr(data, "columns"):       # a DataFrame
         data = _whole_numbers_back(data).to_dict("records")
     elif hasattr(data, "to_pylist") and hasattr(data, "column_names"):  # an Arrow table
         data = _whole_numbers_back_arrow(data).to_pylist()
+    elif isinstance(data, Mapping):                                     # columns
+        keys = list(data)
+        data = [dict(zip(keys, values)) for values in zip(*data.values())]
     for i, item in enumerate(data):
         if isinstance(item, str):
             yield {"text": item}
@@ -202,6 +252,41 @@ def _records(data: Any, name: str = "data") -> Iterator[dict]:
         else:
             raise InputError(name, f"row {i + 1} is {kind_of(item)}: give strings or "
                                    f"dicts (records)")
+
+
+def _is_pandas(data: Any) -> bool:
+    """Whether ``data`` is a pandas DataFrame or Series (pandas is not imported here)."""
+    return type(data).__module__.split(".")[0] == "pandas" and hasattr(data, "index") and \
+        hasattr(data, "to_dict")
+
+
+def _index_as_ids(data: Any) -> Any:
+    """A pandas DataFrame or Series with its index as a column when the index is not
+    pandas' default (0, 1, 2, ...): a frame filtered, sampled or indexed by id
+    (``frame.iloc[40:260]``, ``frame.set_index("id")``) is reported by its labels,
+    so ``frame.loc[a_id]`` finds the row. The column takes the index's name when
+    that is named like an id, else ``index`` (an id too); a frame with a column of
+    that name already, or an index of several levels, is as it was::
+
+        >>> import pandas as pd
+        >>> list(_index_as_ids(pd.DataFrame({"q": ["a", "b"]}, index=[7, 3])).columns)
+        ['index', 'q']
+        >>> list(_index_as_ids(pd.DataFrame({"q": ["a"]}, index=pd.Index(["x"], name="qid"))))
+        ['qid', 'q']
+        >>> list(_index_as_ids(pd.DataFrame({"q": ["a", "b"]})).columns)
+        ['q']
+    """
+    index = data.index
+    if getattr(index, "nlevels", 1) != 1 or (type(index).__name__ == "RangeIndex" and
+                                              index.start == 0 and index.step == 1):
+        return data
+    named = index.name if isinstance(index.name, str) else ""
+    label = named if named.lower() in ID_FIELD_NAMES or named.lower().endswith(ID_SUFFIXES) \
+        else "index"
+    if hasattr(data, "columns"):
+        return data if label in data.columns else data.rename_axis(label).reset_index()
+    text = data.name if isinstance(data.name, str) and data.name != label else "text"
+    return data.rename(text).rename_axis(label).reset_index()
 
 
 def _whole_numbers_back(frame: Any) -> Any:

@@ -29,7 +29,7 @@ FLOAT_COLUMNS = frozenset({"dirty_share", "llama2", "similarity"})
 BOOL_COLUMNS = frozenset({"flagged", "rephrased",
                           *(n for n in DEFINITION_NAMES if n != "llama2")})
 #: The rows' text columns that are absent (None) where nothing applies.
-OPTIONAL_TEXT_COLUMNS = frozenset({"b_id", "b_file"})
+OPTIONAL_TEXT_COLUMNS = frozenset({"b_id", "b_file", "matched_fields", "contained_field"})
 #: How many rows a display lists at most.
 SHOWN_ROWS = 20
 #: How many characters of an id or a name a display shows.
@@ -71,8 +71,9 @@ def pandas_dtype(column: str) -> str:
 def typed_rows(rows_csv: str, report: Any, named: Callable[[Any], Any]
                ) -> tuple[list[str], list[dict], str]:
     """The rows CSV's columns, one dict per row with typed values (ids as read: a CSV
-    cell's apostrophe against formulas is the CSV's only; files by ``named``), and the
-    CSV again with its files so named."""
+    cell's apostrophe against formulas is the CSV's only; files by ``named``; the
+    similarity unrounded, as ``rephrased`` is decided, where the CSV has three
+    decimals), and the CSV again with its files so named."""
     reader = csv.DictReader(io.StringIO(rows_csv))
     columns = list(reader.fieldnames or [])
     out = []
@@ -82,7 +83,10 @@ def typed_rows(rows_csv: str, report: Any, named: Callable[[Any], Any]
         if row.get("b_file"):
             row["b_file"] = neutralize(named(row["b_file"]))
         lines.append(csv_line(row.values()))
-        typed["a_id"] = report.a_rows[report.matches[i].row].id
+        match = report.matches[i]
+        typed["a_id"] = report.a_rows[match.row].id
+        if typed.get("similarity") is not None:     # unrounded, as `rephrased` reads it
+            typed["similarity"] = match.similarity
         if typed.get("b_row") is not None:
             typed["b_id"] = report.b_id(typed["b_row"] - 1)
         if typed.get("b_file") is not None:

@@ -223,6 +223,65 @@ def test_a_dict_of_splits_is_refused_naming_the_split_each_side_wants():
         ngram_overlap.check(["x"], splits)
 
 
+def test_a_dict_of_columns_is_the_table_it_writes():
+    """``frame.to_dict("list")`` (or ``Dataset.to_dict()``) is read as the frame: its
+    ids and figures; the split-named dict above is still refused."""
+    frame = pd.DataFrame({"qid": [f"q{i}" for i in range(len(TEST))], "question": TEST})
+    by_columns = ngram_overlap.check(frame.to_dict("list"), training())
+    assert by_columns.summary == ngram_overlap.check(frame, training()).summary
+    assert [r["a_id"] for r in by_columns.rows if r["flagged"]] == ["q0"]
+
+
+def test_a_frames_index_names_its_rows():
+    """A frame filtered or indexed by id is reported by its labels, as ``frame.loc``
+    finds them; pandas' default index numbers rows from 1, as a file's lines."""
+    frame = pd.DataFrame({"qid": [f"q{i}" for i in range(len(TEST))], "question": TEST})
+    def flagged(data):
+        return [r["a_id"] for r in ngram_overlap.check(data, training()).rows if r["flagged"]]
+    assert flagged(frame.set_index("qid")) == ["q0"]
+    assert flagged(frame.set_index("qid")["question"]) == ["q0"]           # a Series
+    assert flagged(frame.drop(columns="qid").iloc[::-1]) == ["0"]          # labels kept
+    assert frame.drop(columns="qid").iloc[::-1].loc[0, "question"] == LEAK
+    assert flagged(frame.drop(columns="qid")) == ["1"]                     # the default
+    result = ngram_overlap.check(TEST, pd.DataFrame(training()).drop(columns="id").iloc[2:])
+    assert [r["b_id"] for r in result.rows if r["flagged"]] == ["5"]       # training too
+
+
+def test_a_list_of_paths_that_name_no_file_is_refused_not_read_as_text(tmp_path):
+    """A path with a typo in a list must not become a row of text (a clean 0 %)."""
+    for given in (["data/train-00000-of-00002.jsonl"], [str(tmp_path / "nodir" / "*.jsonl")],
+                  ["train.jsonl.gz", "valid.parquet"]):
+        with pytest.raises(ngram_overlap.InputError, match="names no file"):
+            ngram_overlap.check(TEST, given)
+    assert ngram_overlap.check(["What?", "1/2"], ["What?", "1/2"], short_min=1).summary[
+        "rows"] == 2                                   # words and fractions stay text
+
+
+def test_the_similarity_is_unrounded_and_decides_rephrased():
+    """``rephrased`` is decided on the unrounded similarity, and the rows hold it, so
+    ``frame.similarity >= t`` agrees with it (the CSV keeps three decimals)."""
+    a = ["Janet has sixteen ducks that lay eggs every single morning and she eats three",
+         "Max bought 16 stamps and 3 more, then gave 9 of them to his sister Anna"]
+    b = ["Janet owns sixteen ducks laying eggs each morning; she eats three of them",
+         "Anna got 9 stamps from Max, who had bought 16 and then 3 more"]
+    result = ngram_overlap.check(a, b)
+    scores = [r["similarity"] for r in result.rows]
+    assert all(s is not None for s in scores) and any(s != round(s, 3) for s in scores)
+    assert all(r["rephrased"] == (r["similarity"] >= 0.5) for r in result.rows)
+    frame = result.to_pandas()
+    assert list(frame.similarity >= 0.5) == list(frame.rephrased)
+    assert [line.split(",")[-2] for line in result.rows_csv().splitlines()[1:]] == \
+        [f"{s:.3f}" for s in scores]
+
+
+def test_fields_not_matched_are_none():
+    a = [{"question": LEAK, "context": text(random.Random(3), 30)},
+         {"question": text(random.Random(4), 20), "context": text(random.Random(5), 30)}]
+    rows = ngram_overlap.check(a, training()).rows
+    assert rows[0]["matched_fields"] == "question" and rows[1]["matched_fields"] is None
+    assert rows[1]["contained_field"] is None
+
+
 def test_rephrase_false_is_no_rephrase():
     body = "Janet has sixteen ducks that lay eggs every single morning and she eats three"
     off = ngram_overlap.check([body], ["Janet owns sixteen ducks laying eggs each morning"],
