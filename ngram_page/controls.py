@@ -130,6 +130,11 @@ def apply_link(link: LinkControls) -> None:
     if link.layers is not None:
         for layer in LAYERS:
             el(f"layer-{layer}").checked = layer in link.layers
+    if link.unknown_layers:
+        set_text("layers-error", f"This link names the layer {', '.join(link.unknown_layers)}, "
+                                 f"which is none of {', '.join(LAYERS)}: the layers ticked "
+                                 f"here are used.")
+        el("more-settings").open = True          # where the layers are: said in view
     if link.short_min is not None:
         el("short-min").value = link.short_min
     if link.keep_template:

@@ -107,8 +107,12 @@ class Page:
         self.verdict.ask(linked_files_sentence(self.linked))
         mark("asked", "files")
 
-    def stale(self, on: bool, why: str = "") -> None:
+    def stale(self, on: bool, why: str = "", table: bool = True) -> None:
+        """Mark the result shown as out of date, or no longer; ``table``: the table of
+        several test sets too (not when it was just made from the test sets picked,
+        one of them refused: it says so itself)."""
         self.verdict.stale(on, why)
+        el("suite").dataset.stale = "1" if on and table and self.verdict.drawn else "0"
 
     def refuse(self, key: str, names: list[str]) -> None:
         """Files picked in a slot were refused: the slot names them (only those: its
@@ -211,7 +215,7 @@ class Page:
             suite.current = names.index(wanted)   # the link's test set, whatever the order
         slot.listing = suite.slot_lines
         if refusals:
-            self.stale(True, suite.refused_sentence())
+            self.stale(True, suite.refused_sentence(), table=False)
             bring_into_view("slot-a-title", "start")
         return True
 
@@ -377,7 +381,7 @@ class Page:
         await self.draw_result()
         suite_refused = self.suite.refused_sentence() if self.suite.active else ""
         if suite_refused:                # a test set refused: the result is not all of them
-            self.stale(True, suite_refused)
+            self.stale(True, suite_refused, table=False)
         done = time.perf_counter()
         await runner.breathe("drawing")
         runner.report(started, computed, done)

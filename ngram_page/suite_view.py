@@ -12,6 +12,8 @@ shows the same figure above its rows.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import os
 import shutil
 import tempfile
@@ -91,6 +93,21 @@ def holding_text(holding: tuple[int, ...], b_names: tuple[str, ...]) -> str:
         return total
     return total + " (" + ", ".join(f"{name} {count:,}"
                                     for name, count in zip(b_names, holding)) + ")"
+
+
+def told_apart(names: list[str]) -> list[str]:
+    """The test sets' names as the table lists them: a name picked more than once is
+    followed by its place among them, in the order picked::
+
+        >>> told_apart(["test.jsonl", "dev.jsonl", "test.jsonl"])
+        ['test.jsonl (1 of 2)', 'dev.jsonl', 'test.jsonl (2 of 2)']
+    """
+    total, seen = Counter(names), Counter()
+    out = []
+    for name in names:
+        seen[name] += 1
+        out.append(f"{name} ({seen[name]} of {total[name]})" if total[name] > 1 else name)
+    return out
 
 
 class SuiteView:
@@ -293,11 +310,12 @@ class SuiteView:
         body = el("suite-table").tBodies.item(0)
         body.replaceChildren()
         checked = dict(zip(self.positions, self.rows))
+        labels = told_apart([name for name, _ in self.evals])
         for position in range(len(self.evals) if self.rows else 0):
             line = body.insertRow()
             if position in self.refused:     # named, with why, in place of its figures
                 name = create("span", file_text=True)
-                append_breakable(name, self.evals[position][0])
+                append_breakable(name, labels[position])
                 line.insertCell().append(name)
                 why = line.insertCell()
                 why.colSpan = len(COLUMNS)
@@ -307,7 +325,7 @@ class SuiteView:
             row = checked[position]
             cell = line.insertCell()
             button = create("button", file_text=True)
-            append_breakable(button, row.name)
+            append_breakable(button, labels[position])
             button.type = "button"
             button.dataset.eval = str(position)
             button.setAttribute("aria-pressed", "true" if position == self.current else "false")

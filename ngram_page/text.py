@@ -170,6 +170,8 @@ def other_files(linked: dict[str, list[str]], picked: dict[str, list[str]],
         "This link was made with file A csqa_dev.jsonl; you picked mmlu_stem_test.csv. The figures below are those of the files you picked, at the link's settings (its view of the rows is not applied)."
         >>> other_files({"a": ["x", "y"], "b": ["t"]}, {"a": ["x"], "b": ["t"]}, ["y", "x"])
         ''
+        >>> other_files({"a": ["t.json", "t.json"]}, {"a": ["t.json"]}, ["t.json", "t.json"])[:72]
+        'This link shows the test set t.json, and 2 of the test sets you picked a'
     """
     parts = []
     for key in ("a", "b"):
@@ -177,6 +179,13 @@ def other_files(linked: dict[str, list[str]], picked: dict[str, list[str]],
         have = suite_a if key == "a" and suite_a else picked.get(key, [])
         if want and sorted(want) != sorted(have):
             parts.append(f"file {key.upper()} {', '.join(want)}; you picked {', '.join(have)}")
+    if not parts and suite_a and linked.get("a") and suite_a.count(linked["a"][0]) > 1:
+        shown = linked["a"][0]
+        return (f"This link shows the test set {shown}, and {suite_a.count(shown)} of the "
+                f"test sets you picked are named so: a link names files by name only, so the "
+                f"first of them picked is shown, which may not be the one the link was made "
+                f"with (its view of the rows is not applied). Pick another in the table above "
+                f"to see its rows.")
     if not parts:
         return ""
     return (f"This link was made with {' and with '.join(parts)}. The figures below are "

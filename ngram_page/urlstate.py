@@ -42,6 +42,7 @@ class LinkControls:
     threshold: str | None = None
     strict: bool = False
     layers: frozenset | None = None  # the layers to tick (of LAYERS); None: leave them
+    unknown_layers: tuple[str, ...] = ()   # named by the link, none of LAYERS
     short_min: str | None = None
     max_b_rows: str | None = None    # None: the filter stays off
     keep_template: bool = False
@@ -72,12 +73,22 @@ def _first(query: dict[str, list[str]], name: str) -> str | None:
 
 
 def link_controls(query: dict[str, list[str]]) -> LinkControls:
-    """The control values a parsed link asks for."""
-    layers = None
+    """The control values a parsed link asks for; layers it names that are none of
+    :data:`LAYERS` leave the layers as they are, and are said::
+
+        >>> link_controls(parse_query("?layers=L1,L2")).layers == {"L1", "L2"}
+        True
+        >>> link = link_controls(parse_query("?layers=L1,L9"))
+        >>> link.layers, link.unknown_layers
+        (None, ('L9',))
+    """
+    layers, unknown = None, ()
     if "layers" in query:
-        chosen = {part.strip().upper() for part in query["layers"][0].split(",")}
-        layers = frozenset(layer for layer in LAYERS if layer in chosen)
+        chosen = [part.strip().upper() for part in query["layers"][0].split(",")]
+        unknown = tuple(part for part in chosen if part and part not in LAYERS)
+        layers = None if unknown else frozenset(layer for layer in LAYERS if layer in chosen)
     return LinkControls(n=_first(query, "n"), threshold=_first(query, "threshold"),
+                        unknown_layers=unknown,
                         strict=query.get("mode", [""])[0] == "strict", layers=layers,
                         short_min=_first(query, "short_min"),
                         max_b_rows=_first(query, "max_b_rows"),

@@ -139,3 +139,68 @@ def test_links_within_the_page_keep_the_link_s_files(site):
         < page.evaluate("innerHeight")                                    # in view
     assert not watch.problems(page)
     context.close()
+
+
+def test_a_link_whose_test_set_shares_its_name_says_it_cannot_tell_them_apart(site):
+    """Two test sets named test.jsonl (mmlu/test.jsonl and arc/test.jsonl): the table
+    tells them apart by their place, and a link showing the second, opened with both
+    picked, says that it names files by name only instead of showing the first as if
+    it were the link's check."""
+    import json
+    from test_page_support import put
+    from browser import runs, wait_for_run
+
+    def rows(prefix, count):
+        return "".join(json.dumps({"id": f"{prefix}{i}", "question": f"{prefix} question {i} "
+                                   "about the river and the mill near the old town square "
+                                   "where the farmers sell their grain"}) + "\n"
+                       for i in range(count)).encode()
+    first, second = ("test.jsonl", rows("m", 10)), ("test.jsonl", rows("k", 6))
+    train = ("train.jsonl", "".join(json.dumps({"text": "intro k question 0 about the river "
+                                                "and the mill near the old town square where "
+                                                "the farmers sell their grain"}) + "\n"
+                                    for _ in range(2)).encode())
+    base, browser = site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, watch = open_page(context, base, example=False)
+    before = runs(page)
+    put(page, "a", first, second)
+    put(page, "b", train)
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.suite === '2'"
+                           " && document.body.dataset.busy === '0'")
+    names = page.eval_on_selector_all("#suite-table tbody tr td:first-child",
+                                      "cs => cs.map((c) => c.innerText.trim())")
+    assert names == ["test.jsonl (1 of 2)", "test.jsonl (2 of 2)"]
+    before = runs(page)
+    page.click("#suite-table button[data-eval='1']")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    link = page.url
+    context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, watch = open_page(context, base, "?" + link.split("?", 1)[1], example=False)
+    before = runs(page)
+    put(page, "a", first, second)
+    put(page, "b", train)
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    notice = page.inner_text("#link-notice")
+    assert notice.startswith("This link shows the test set test.jsonl, and 2 of the test sets "
+                             "you picked are named so"), notice
+    assert not watch.problems(page)
+    context.close()
+
+
+def test_a_link_naming_no_layer_says_so_and_keeps_the_layers(site):
+    """``layers=L9`` (a typo) neither unticks every layer silently nor changes the
+    figure: the layers stay as they are, and the layers' box says what the link named."""
+    base, browser = site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, watch = open_page(context, base, "?n=13&threshold=0&mode=loose&layers=L9")
+    assert page.inner_text("#flagged-figure") == "66.7%"
+    assert [page.is_checked(f"#layer-L{i}") for i in range(1, 5)] == [True, False, True, True]
+    assert page.inner_text("#layers-error").startswith("This link names the layer L9, which "
+                                                       "is none of L1, L2, L3, L4")
+    assert not watch.problems(page)
+    context.close()

@@ -122,3 +122,30 @@ def test_long_names_and_ids_fit_a_small_phone(site):
         < 640                                                    # its text in the first screen
     assert not watch.problems(page)
     context.close()
+
+
+def test_a_refused_test_set_with_a_long_name_fits_a_small_phone(site):
+    """A test set refused among others, its name one long word of underscores: its
+    refusal, the table's line and the out-of-date mark break it, and the page is no
+    wider than a 320 px phone."""
+    from test_page_support import PAGE_FIXTURES, put
+    from browser import runs, wait_for_run
+    from conftest import FIXTURES
+
+    base, browser = site
+    context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True,
+                                  is_mobile=True)
+    page, watch = open_page(context, base)
+    before = runs(page)
+    put(page, "a", PAGE_FIXTURES / "arc.jsonl",
+        ("mmlu_high_school_european_history_test_with_supporting_context.jsonl", b"{bad\n"))
+    put(page, "b", FIXTURES / "corpus.txt")
+    wait_for_run(page, before)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    assert page.is_visible("#a-refused") and page.is_visible("#stale")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    scroll_width, overflows = page.evaluate(OVERFLOWS)
+    assert overflows == [], "\n".join(overflows)
+    assert scroll_width <= 320
+    assert not watch.problems(page)
+    context.close()

@@ -158,6 +158,7 @@ def test_a_broken_test_set_is_refused_by_its_name_and_the_others_checked(site, w
     stale = page.inner_text("#stale")
     assert page.is_visible("#stale") and page.is_visible("#bar-stale")
     assert "bbh_broken.json" in stale and "the table checks 2 of 3 test sets" in stale
+    assert page.get_attribute("#suite", "data-stale") != "1"    # the table is of these files
     assert "ngram-suite" not in page.inner_text("body")
     assert not watch.problems(page)
     context.close()
@@ -215,5 +216,9 @@ def test_test_sets_all_refused_keep_the_last_table_with_its_figure(site):
     assert len(refused) == 2 and "empty.json" in refused[0] and "broken.jsonl" in refused[1]
     assert page.is_visible("#suite") and page.inner_text("#suite-table") == table
     assert page.inner_text("#flagged-figure") == figure and page.is_visible("#stale")
+    # the kept table is marked out of date, as the figure is
+    assert page.get_attribute("#suite", "data-stale") == "1"
+    assert page.evaluate("getComputedStyle(document.querySelector('#suite .table-wrap'))"
+                         ".outlineStyle") == "dashed"
     assert not watch.problems(page)
     context.close()
