@@ -82,7 +82,8 @@ def link_controls(query: dict[str, list[str]]) -> LinkControls:
         >>> link.layers, link.unknown_layers
         (None, ('L9',))
     """
-    layers, unknown = None, ()
+    layers: frozenset | None = None
+    unknown: tuple[str, ...] = ()
     if "layers" in query:
         chosen = [part.strip().upper() for part in query["layers"][0].split(",")]
         unknown = tuple(part for part in chosen if part and part not in LAYERS)
