@@ -195,6 +195,29 @@ def test_the_same_problem_with_other_numbers_is_not_a_rewrite_of_it():
     assert 0 in index.scores(spelled)
 
 
+def test_a_rewritten_question_is_found_from_a_test_row_holding_its_solution_too():
+    """A test file read as question + worked answer (GSM8K's) against a training row
+    holding only the question, rewritten: the B row holds fewer numbers than the A
+    row, every one of them the A row's, so it is a candidate (it was none: it held
+    fewer than half of the A row's numbers); a sibling with a number of its own is
+    still none."""
+    item = ("Janet's ducks lay 16 eggs per day. She eats three for breakfast every morning "
+            "and bakes muffins for her friends every day with four. She sells the remainder "
+            "at the farmers' market daily for $2 per fresh duck egg. How much in dollars does "
+            "she make every day at the farmers' market?\nJanet sells 16 - 3 - 4 = "
+            "<<16-3-4=9>>9 duck eggs a day. She makes 9 * 2 = $<<9*2=18>>18 every day at the "
+            "farmer's market. #### 18")
+    rewrite = ("Each day, Janet's ducks produce 16 eggs. Every morning she eats three of them "
+               "for breakfast, and she uses four daily to bake muffins for her friends. "
+               "Whatever is left she sells at the farmers' market at $2 per egg. How many "
+               "dollars does she earn at the farmers' market each day?")
+    sibling = rewrite.replace("16 eggs", "22 eggs").replace("$2", "$3")
+    others = _items("math", random.Random(7), 60)
+    (score, b_row), = lens([item, *others], [rewrite])[:1]
+    assert b_row == 0 and score >= REPHRASE_THRESHOLD
+    assert lens([item, *others], [sibling])[0] is None
+
+
 def test_renamed_identifiers_still_match():
     a = ['def has_close_elements(numbers, threshold):\n    """Check if in given list of '
          'numbers, are any two numbers closer to each other than given threshold.\n    '

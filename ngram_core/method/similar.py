@@ -54,7 +54,9 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   that row (nor is an item of the same template with other rare words).
   A rewrite keeps an item's numbers too: when both rows hold at least
   :data:`NUMBERS_MIN` distinct numbers, a candidate holds at least half of
-  the A row's (:data:`NUMBERS_KEPT`), so the same problem with other numbers
+  the A row's (:data:`NUMBERS_KEPT`), or only numbers of the A row (a rewrite
+  of part of the item: the question of a test row that holds its worked
+  solution too), so the same problem with other numbers
   (a sibling of the item in the training set) is none, while a rewrite that
   spells its numbers out or leaves out a code item's examples still is. An A
   row holding examples (a line starting ``>>>`` or ``assert``: a code item's) asks
@@ -514,22 +516,26 @@ class SimilarIndex:
 
     def keeps_numbers(self, a: int, counts: Mapping[str, int]) -> bool:
         """Whether a B row (its term counts) holds enough of A row ``a``'s numbers to
-        be its candidate: at least :data:`NUMBERS_KEPT` of them when both rows hold
-        :data:`NUMBERS_MIN` distinct numbers or more (any B row otherwise)::
+        be its candidate when both rows hold :data:`NUMBERS_MIN` distinct numbers or
+        more (any B row otherwise): at least :data:`NUMBERS_KEPT` of them, or none
+        but the A row's (the B row rewrites part of the A row, which holds more)::
 
-            >>> index = SimilarIndex.of(["Max bought 16 stamps and 3 more, 9 fewer.", "Max ran."])
+            >>> index = SimilarIndex.of(["Max bought 16 stamps and 3 more, 9 fewer. 16 + 3 "
+            ...                          "- 9 = 10 and 10 * 2 = 20 #### 20", "Max ran."])
             >>> [index.keeps_numbers(0, term_counts(text)) for text in
             ...  ["Max got 16 stamps, 9 of them roses", "Max got 11 stamps, 9 of them roses",
-            ...   "Max got sixteen stamps, 9 of them roses"]]
-            [True, False, True]
+            ...   "Max got sixteen stamps, 9 of them roses, 11 blue"]]
+            [True, False, False]
         """
         return _numbers_in(counts) < NUMBERS_MIN or self._holds_numbers(a, counts)
 
     def _holds_numbers(self, a: int, counts: Mapping[str, int]) -> bool:
         """:meth:`keeps_numbers` for a B row known to hold NUMBERS_MIN numbers."""
         held = self.numbers(a)
-        return len(held) < NUMBERS_MIN or \
-            sum(1 for t in held if t in counts) >= NUMBERS_KEPT * len(held)
+        if len(held) < NUMBERS_MIN:
+            return True
+        shared = sum(1 for t in held if t in counts)
+        return shared >= NUMBERS_KEPT * len(held) or shared == _numbers_in(counts)
 
     def keeps_order(self, a: int, text: str) -> bool:
         """Whether a B row's numbers hold at least :data:`IN_ORDER` of A row ``a``'s
