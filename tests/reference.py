@@ -397,7 +397,7 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best
         # past the key_shared rarest, only terms in at most one A row in 50 (at least 1)
         keys = keys[:key_shared] + [t for t in keys[key_shared:] if df[t] <= max(1, rows // 50)]
         need = min(key_shared, len(keys))
-        # both rows with numbers_min distinct numbers or more: B holds half of A's, or
+        # both rows with numbers_min distinct numbers or more: B holds all of A's, or
         # only numbers of A's
         numbers = {t for t in ts if t[0].isdecimal() and "," not in t}
         # ... and, A holding examples, 80 % of A's numbers in order
@@ -409,8 +409,7 @@ def lens_best(a_texts, b_texts, key_terms=8, key_shared=3, scale=1000, near_best
                 continue
             b_numbers = {t for t in vb if t[0].isdecimal() and "," not in t}
             if (len(numbers) >= numbers_min and len(b_numbers) >= numbers_min
-                    and 2 * len(numbers & b_numbers) < len(numbers)
-                    and not b_numbers <= numbers):
+                    and not numbers <= b_numbers and not b_numbers <= numbers):
                 continue
             if (len(numbers) >= numbers_min and len(b_numbers) >= numbers_min and a_order
                     and 10 * lcs(a_order, digit_runs(b_texts[b])) < 8 * len(a_order)):

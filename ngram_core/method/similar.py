@@ -53,12 +53,12 @@ Contract (one definition for the page, the command, streamed or not, and Dask):
   rare words, so it shares them; a B row that shares fewer is not scored for
   that row (nor is an item of the same template with other rare words).
   A rewrite keeps an item's numbers too: when both rows hold at least
-  :data:`NUMBERS_MIN` distinct numbers, a candidate holds at least half of
-  the A row's (:data:`NUMBERS_KEPT`), or only numbers of the A row (a rewrite
-  of part of the item: the question of a test row that holds its worked
-  solution too), so the same problem with other numbers
-  (a sibling of the item in the training set) is none, while a rewrite that
-  spells its numbers out or leaves out a code item's examples still is. An A
+  :data:`NUMBERS_MIN` distinct numbers, a candidate holds every one of the A
+  row's, or none but the A row's (a rewrite that spells some out, or of part
+  of the item: the question of a test row that holds its worked solution
+  too), so the same problem with other numbers (a sibling of the item in the
+  training set, one number changed) is none, while a rewrite that spells its
+  numbers out or leaves out a code item's examples still is. An A
   row holding examples (a line starting ``>>>`` or ``assert``: a code item's) asks
   more of such a candidate: it holds at least :data:`IN_ORDER` of the A row's
   numbers (runs of digits, every occurrence) in the same order (their longest
@@ -140,11 +140,10 @@ NEAR_BEST = 0.05
 #: apart the items of one template (chosen on the development pairs, as the threshold).
 NUMBER_WEIGHT = 2
 #: When an A row and a B row both hold at least NUMBERS_MIN distinct numbers (terms
-#: of digits), the B row is a candidate only if it holds at least NUMBERS_KEPT of the
-#: A row's: a rewrite keeps an item's numbers, a sibling of it (the same problem with
-#: other numbers) does not.
+#: of digits), the B row is a candidate only if one row's numbers are all the other's:
+#: a rewrite keeps an item's numbers (or spells some out, or is of part of the row), a
+#: sibling of it (the same problem with other numbers) does not.
 NUMBERS_MIN = 2
-NUMBERS_KEPT = 0.5
 #: ... and when the A row holds examples (:data:`EXAMPLES`), its numbers in order: their
 #: longest common subsequence with the B row's is at least this share of the A row's
 #: (chosen on the development siblings of tests/rephrase_code.py; docs/method.md).
@@ -515,10 +514,11 @@ class SimilarIndex:
         return made
 
     def keeps_numbers(self, a: int, counts: Mapping[str, int]) -> bool:
-        """Whether a B row (its term counts) holds enough of A row ``a``'s numbers to
-        be its candidate when both rows hold :data:`NUMBERS_MIN` distinct numbers or
-        more (any B row otherwise): at least :data:`NUMBERS_KEPT` of them, or none
-        but the A row's (the B row rewrites part of the A row, which holds more)::
+        """Whether a B row (its term counts) keeps A row ``a``'s numbers, as its
+        candidate must when both rows hold :data:`NUMBERS_MIN` distinct numbers or
+        more (any B row otherwise): every one of them, or none but them (the B row
+        spells some out, or rewrites part of the A row, which holds more); a row
+        that changes one number is a sibling, not a rewrite::
 
             >>> index = SimilarIndex.of(["Max bought 16 stamps and 3 more, 9 fewer. 16 + 3 "
             ...                          "- 9 = 10 and 10 * 2 = 20 #### 20", "Max ran."])
@@ -535,7 +535,7 @@ class SimilarIndex:
         if len(held) < NUMBERS_MIN:
             return True
         shared = sum(1 for t in held if t in counts)
-        return shared >= NUMBERS_KEPT * len(held) or shared == _numbers_in(counts)
+        return shared == len(held) or shared == _numbers_in(counts)
 
     def keeps_order(self, a: int, text: str) -> bool:
         """Whether a B row's numbers hold at least :data:`IN_ORDER` of A row ``a``'s
