@@ -11,6 +11,7 @@ import pytest
 
 import ngram_overlap
 from ngram_core.cli import main
+from ngram_core.decontaminate import main as decontaminate_main
 from ngram_core.errors import InputError
 
 QUESTION = ("Janet has sixteen ducks that lay eggs every single morning and she eats three "
@@ -236,6 +237,32 @@ def test_a_few_chats_sharing_the_training_prompt_match_only_their_items(tmp_path
     own = write_jsonl(tmp_path / "own.jsonl", [chat("Context: " + QUESTION, "Answer it."),
                                               chat("Context: " + UNSEEN, "Answer it.")])
     assert command_flagged(own, train) == 1
+
+
+def test_a_conversation_chosen_by_name_leaves_the_shared_prompt_out_as_detection_does(tmp_path):
+    """``--a-field messages`` (``--b-field messages``) reads the conversation: the
+    system prompt every row shares is left out as the default reading leaves it,
+    not read into every row (every test row matched the training file's prompt,
+    and decontaminate removed every training row); a row's own system message, and
+    ``messages.system`` named, are still read."""
+    train_rows = [chat(PROMPT, f"Tell me about the topic number {i} please") for i in range(40)]
+    train_rows[7] = chat("Background for the task: " + QUESTION, "What is the answer here?")
+    train = write_jsonl(tmp_path / "sft.jsonl", train_rows)
+    tests = [chat(PROMPT, q) for q in (UNSEEN, OTHER, "Name three rivers that flow north and "
+                                       "the seas they reach before the end of their journey")]
+    evals = write_jsonl(tmp_path / "eval.jsonl", tests)
+    assert command_flagged(evals, train, "--a-field", "messages") == 0
+    assert command_flagged(evals, train) == 0
+    item = write_jsonl(tmp_path / "item.jsonl", [{"question": QUESTION}, {"question": UNSEEN}])
+    assert command_flagged(item, train, "--b-field", "messages") == 1    # its own prompt
+    assert command_flagged(evals, train, "--a-field", "messages.system",
+                           "--b-field", "messages.system") == 3         # named: read
+    out = tmp_path / "clean"
+    import io
+    assert decontaminate_main(["--evals", str(evals), "--train", str(train), "--a-field",
+                               "messages", "--b-field", "messages", "--out", str(out)],
+                              io.StringIO(), io.StringIO()) == 0
+    assert (out / "sft.jsonl").read_bytes() == train.read_bytes()      # nothing removed
 
 
 def test_the_shared_prompt_is_read_once(tmp_path):

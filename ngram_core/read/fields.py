@@ -976,14 +976,22 @@ def select_rows_steps(table: Table, text_fields: list[str] | Reading | None = No
         raise _missing_field(table, id_field, "id")
     have = set(table.fields)
     if not reading.detected:
-        fields = []
+        fields, system, by_prefix = [], system_fields(table), set()
         for f in asked:
             expanded = _expand(table, f, have)
             if not expanded:
                 raise _missing_field(table, f, "text")
             fields.extend(expanded)
-        rows = yield from _rows_steps(table, [ShapeReading(tuple(fields), ())] * len(table.records),
-                                      id_field, number_missing_ids)
+            if f not in have:             # a chat's system messages, under its name
+                by_prefix.update(system.intersection(expanded))
+        # ... are read as detection reads them: a shared prompt left out where a row
+        # holds it (--a-field messages reads the conversation, not the prompt again)
+        fields = [f for f in fields if f not in by_prefix or f in asked]
+        left = tuple(left for left in _fixed_values(table, table.records[:SAMPLE_ROWS],
+                                                    tuple(fields), reading.training)
+                     if left.field in by_prefix) if by_prefix else ()
+        rows = yield from _rows_steps(table, [ShapeReading(tuple(fields), left)] *
+                                      len(table.records), id_field, number_missing_ids)
         return rows
     readings = yield from shape_readings_steps(table, asked, reading.training, reading.shapes)
     rows = yield from _rows_steps(table, readings, id_field, number_missing_ids)
