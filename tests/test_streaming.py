@@ -263,3 +263,44 @@ def test_the_streamed_command_without_numpy_and_pyarrow_writes_the_same_bytes(tm
     summary, rows_csv = outputs["fast"]
     assert summary["flagged"] >= 1 and summary["rephrased"] >= 1   # the check found both
     assert outputs["pure"] == outputs["fast"]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"])
+def test_a_bad_byte_in_a_utf8_training_file_is_refused_streamed_as_read_whole(
+        tmp_path, suffix, monkeypatch):
+    """A UTF-8 file (its first row holds "café") with one byte 0xFF far past its head:
+    read whole it is refused naming the line; streamed, the piece holding the byte
+    is ASCII but for it and read plainly as Windows-1252, so it was read silently
+    (exit 0, a clean verdict; decontaminate wrote the byte into the cleaned copy).
+    A file that is Windows-1252 throughout still streams, as it is read whole."""
+    from ngram_core.cli import main
+    from ngram_core.decontaminate import main as decontaminate_main
+    from ngram_core.read import files
+    import io
+    monkeypatch.setattr(files, "INDEX_B_BYTES", 1 << 20)
+    a_path = tmp_path / "a.jsonl"
+    write_jsonl(a_path, 20, 8)
+    rng = random.Random(9)
+    lines = [json.dumps({"text": " ".join(rng.choice(WORDS) for _ in range(30))}).encode()
+             for _ in range(40_000)]
+    lines[0] = json.dumps({"text": "It\u2019s a caf\u00e9 " + "w1 " * 20},
+                          ensure_ascii=False).encode()
+    lines[30_000] = lines[30_000][:20] + b"\xff" + lines[30_000][20:]
+    data = b"\n".join(lines) + b"\n"
+    b_path = tmp_path / f"b{suffix}"
+    b_path.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    for run in (lambda err: main([str(a_path), str(b_path)], io.StringIO(), err),
+                lambda err: main([str(a_path), str(b_path), "--jobs", "1"], io.StringIO(), err),
+                lambda err: decontaminate_main(["--evals", str(a_path), "--train", str(b_path),
+                                                "--out", str(tmp_path / "out")],
+                                               io.StringIO(), err)):
+        err = io.StringIO()
+        assert run(err) == 2
+        assert f"line 30001: is not valid UTF-8 (byte 0xff at column 21)" in err.getvalue()
+    assert not (tmp_path / "out").exists()
+    # Windows-1252 throughout (no UTF-8 anywhere): read, streamed as whole
+    lines[0] = json.dumps({"text": "w1 " * 20}).encode()
+    lines[30_000] = lines[30_000].replace(b"\xff", b"caf\xe9 ")
+    plain = tmp_path / "cp1252.jsonl"
+    plain.write_bytes(b"\n".join(lines) + b"\n")
+    assert main([str(a_path), str(plain)], io.StringIO(), io.StringIO()) == 0

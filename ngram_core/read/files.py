@@ -18,6 +18,7 @@ workers. Every problem is an
 from __future__ import annotations
 
 import bz2
+import functools
 import glob
 import gzip
 import io
@@ -34,7 +35,8 @@ from ..errors import InputError, shown
 from ..table import RowFiles
 from .fields import (FieldSelection, FieldStats, choose_fields, field_stats, other_text_fields,
                      select_rows, shape_notes, unread_counts, unread_note)
-from .readers import decode_bytes, format_from_name, is_utf16, read_table, text_rows_read
+from .readers import (decode_bytes, format_from_name, holds_utf8, is_utf16, read_table,
+                      text_rows_read)
 from .json_rows import SPLITS_B
 from ..table import ReadOptions, Row, Table, fields_label, table_from_records
 
@@ -782,6 +784,20 @@ def read_line_block(path: str, start: int, end: int) -> tuple[bytes, int]:
                 break
             out.write(line)
         return out.getvalue(), first
+
+
+@functools.lru_cache(maxsize=64)
+def file_holds_utf8(path: str) -> bool:
+    """Whether a file (decompressed) holds a UTF-8 multi-byte sequence anywhere: a
+    piece of it that is not UTF-8 is then damage, not Windows-1252, as when the file
+    is read whole (see :func:`~ngram_core.read.readers.windows_1252`). Read only
+    when a piece needs that answer, once a file in a process."""
+    tail = b""
+    for data, _ in iter_line_chunks(path, 1 << 22):
+        if holds_utf8(tail + data[:3]) or holds_utf8(data):
+            return True
+        tail = data[-3:]
+    return False
 
 
 def iter_line_chunks(path: str, chunk_bytes: int) -> Iterator[tuple[bytes, int]]:

@@ -191,6 +191,30 @@ def decode_bytes(data: bytes, source: str) -> tuple[str, str]:
     return _without_nul(text, source), "utf-8"
 
 
+def holds_utf8(data: bytes) -> bool:
+    """Whether bytes hold a UTF-8 multi-byte sequence: text written as UTF-8, which
+    Windows-1252 never reads plainly (see :func:`windows_1252`)::
+
+        >>> holds_utf8("café".encode()), holds_utf8(b"caf\\xe9"), holds_utf8(b"plain")
+        (True, False, False)
+    """
+    return _UTF8_SEQUENCE.search(data) is not None
+
+
+def not_utf8(data: bytes, source: str) -> InputError:
+    """The refusal of bytes that are not UTF-8, naming the line of the first bad byte
+    (``data`` must hold one)::
+
+        >>> print(not_utf8(b"ok\\nbad \\xff", "b.jsonl"))
+        b.jsonl, line 2: is not valid UTF-8 (byte 0xff at column 5); save it as UTF-8
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return _not_utf8(data, e.start, source)
+    raise ValueError("the bytes are UTF-8")
+
+
 def _not_utf8(data: bytes, at: int, source: str) -> InputError:
     line = data.count(b"\n", 0, at) + 1
     column = at - (data.rfind(b"\n", 0, at) + 1) + 1

@@ -54,7 +54,7 @@ from .check import Progress
 from ..errors import InputError, shown
 from ..read.files import (HEAD_BYTES, FileRead, block_ranges, check_head, columnar_pieces,
                     columnar_table, emptied_files, empty_read, file_read, is_columnar,
-                    is_compressed, is_parquet,
+                    file_holds_utf8, is_compressed, is_parquet,
                     iter_line_chunks,
                     lines_before, read_file_bytes, read_head_lines, read_line_block, read_path_table,
                     strip_compression)
@@ -67,7 +67,7 @@ from ..method.match import (CHECKABLE, RowMatch, ShortPiece, ShortRows, classify
                     short_pieces, short_rows_by_prefix)
 from ..read.fields import (SAMPLE_ROWS, ShortCount, choose_fields, field_stats, fields_beside,
                            record_shapes, select_rows, unread_counts)
-from ..read.readers import (format_from_name, is_utf16, json_format, read_table,
+from ..read.readers import (format_from_name, is_utf16, json_format, not_utf8, read_table,
                              text_rows_read)
 from ..read.record_stream import (DelimitedLayout, NotStreamable, delimited_layout, delimited_tables,
                             head_table, is_json_array, json_array_tables)
@@ -342,6 +342,8 @@ def _rows_of(data: bytes, part: Partition, fields: Reading, id_field: str,
         return []
     try:
         table = read_table(data, part.path, **part.options._asdict())
+        if table.encoding == "windows-1252" and file_holds_utf8(part.path):
+            raise not_utf8(data, part.path)     # UTF-8 elsewhere: damage, as read whole
     except InputError as e:
         if e.line is not None:
             e.line += lines_before_data()
