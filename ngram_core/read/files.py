@@ -786,12 +786,17 @@ def read_line_block(path: str, start: int, end: int) -> tuple[bytes, int]:
         return out.getvalue(), first
 
 
-@functools.lru_cache(maxsize=64)
 def file_holds_utf8(path: str) -> bool:
     """Whether a file (decompressed) holds a UTF-8 multi-byte sequence anywhere: a
     piece of it that is not UTF-8 is then damage, not Windows-1252, as when the file
     is read whole (see :func:`~ngram_core.read.readers.windows_1252`). Read only
-    when a piece needs that answer, once a file in a process."""
+    when a piece needs that answer, once a version of the file in a process."""
+    st = os.stat(path)
+    return _file_holds_utf8(path, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _file_holds_utf8(path: str, size: int, mtime_ns: int) -> bool:
     tail = b""
     for data, _ in iter_line_chunks(path, 1 << 22):
         if holds_utf8(tail + data[:3]) or holds_utf8(data):
