@@ -113,9 +113,11 @@ def test_a_link_round_trips_settings_and_fields(settings):
 
 
 def test_link_controls_reads_what_a_person_may_type():
-    link = link_controls(parse_query("?n=40&threshold=abc&mode=STRICT&layers=l1,+L2+,,L9"))
+    link = link_controls(parse_query("?n=40&threshold=abc&mode=STRICT&layers=l1,+L2+,,"))
     assert link == LinkControls(n="40", threshold="abc", strict=False,
                                 layers=frozenset({"L1", "L2"}))
+    # a layer that is none: the layers are left as they are, and it is said
+    assert link_controls(parse_query("?layers=l1,L9")) == LinkControls(unknown_layers=("L9",))
     assert link_controls({}) == LinkControls()          # no link: every control left alone
     assert link_controls(parse_query("?mode=strict")).strict
     assert link_controls(parse_query("?layers=")).layers == frozenset()   # untick every layer
