@@ -60,10 +60,29 @@ def test_one_sentence_shifted_a_word_at_a_time_is_one_passage():
     b = [Row(1, "b1", f"a report says {sentence} and more"),
          Row(2, "b2", "code licensed under the apache license version two point zero here")]
     top = most_shared(run_check(a, b, Settings(n=8)))
-    assert [p.text for p in top] == [sentence, "licensed under the apache license version "
-                                               "two point zero"]
+    shared = " ".join(sentence.split()[5:])          # the part all six rows hold
+    assert [p.text for p in top] == [shared, "licensed under the apache license version "
+                                             "two point zero"]
     assert top[0].a_rows == (0, 1, 2, 3, 4, 5) and top[0].b_rows == 1
     assert top[1].a_rows == (6,)
+
+
+def test_a_boilerplate_line_one_leak_runs_into_is_shown_as_the_line():
+    """Sixty rows end with one instruction; one row's whole context, leaked, runs into
+    it: one passage (they share windows), shown as the line the sixty rows hold, so
+    leaving it out leaves out the line (it was the leaked row's long run, found in
+    that row alone)."""
+    line = ("read the passage carefully and answer the question using only the "
+            "information given in the passage above")
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(500)]
+    a = [Row(i + 1, f"a{i}", " ".join(rng.choice(words) for _ in range(30)) + " " + line)
+         for i in range(60)]
+    b = [Row(1, "b1", f"intro {a[7].text} outro"), Row(2, "b2", f"{line} again")]
+    top = most_shared(run_check(a, b, Settings(n=8, keep_template=True)))
+    assert top[0].text == line and len(top[0].a_rows) == 60
+    left = run_check(a, b, Settings(n=8, keep_template=True, leave_out=(top[0].text,)))
+    assert left.summary.flagged == 1                   # the leaked row alone
 
 
 @pytest.mark.parametrize("seed", range(25))

@@ -7,9 +7,11 @@ overlap one another in a row of A are one run, and runs that share a window, in
 any rows, are one passage; so no two passages listed share a window, and ten
 entries are ten different texts, not one sentence shifted a word at a time. They
 are ordered by the A rows holding them (most first), then the B rows holding them,
-then where A first holds them; each with its text (its longest run in one row of
-A, as that row has it, from its first token to its last; the first row holding
-that run), the A rows holding any of its windows (0-based, in file order) and the
+then where A first holds them; each with its text (of its windows, those held by
+the most A rows: their longest stretch in one row of A, as that row has it, from
+its first token to its last; the first row holding that stretch; so a
+boilerplate line that one row's longer leak runs into is shown, and left out, as
+the line), the A rows holding any of its windows (0-based, in file order) and the
 B rows holding any of them among the positions B's index keeps (at most the cap
 per window; ``capped`` when B holds one at more). A boilerplate line shows as one
 passage held by most rows::
@@ -110,12 +112,9 @@ def most_shared_steps(result, limit: int | None = SHOWN
     passages: dict[bytes, list[bytes]] = {}    # root -> its windows, first seen first
     for key in holding:
         passages.setdefault(runs.root(key), []).append(key)
-    longest: dict[bytes, tuple[int, int, int]] = {}   # root -> (row, first, last) window
+    runs_of: dict[bytes, list[tuple[int, int, int]]] = {}   # root -> (row, first, last)
     for r, start, last, key in row_runs:
-        root = runs.root(key)
-        best = longest.get(root)
-        if best is None or last - start > best[2] - best[1]:
-            longest[root] = (r, start, last)
+        runs_of.setdefault(runs.root(key), []).append((r, start, last))
     b_offsets = b.offsets
 
     def b_rows_of(keys: list[bytes]) -> int:
@@ -129,13 +128,36 @@ def most_shared_steps(result, limit: int | None = SHOWN
                                              min(first_at[key] for key in passages[k])))
     out = []
     for root in ranked if limit is None else ranked[:limit]:
-        r, start, last = longest[root]
+        top = max(len(holding[key]) for key in passages[root])
+        r, start, last = _longest_stretch(runs_of[root], buf, width, n, index, masked,
+                                          lambda key: len(holding.get(key, ())) == top)
         spans = result.tokenizer.spans(result.a_rows[r].text)
         first, end = start - offsets[r], last - offsets[r] + n - 1
         text = result.a_rows[r].text[spans[first][0]:spans[end][1]]
         out.append(SharedWindow(text, a_rows[root], b_counts[root],
                                 any(key in index.over for key in passages[root])))
     return out
+
+
+def _longest_stretch(row_runs, buf, width: int, n: int, index, masked, core
+                     ) -> tuple[int, int, int]:
+    """Of a passage's runs ``(row, first window, last window)`` in file order, the
+    longest stretch of overlapping windows ``core(key)`` holds (found in B, not
+    masked), the first on a tie: ``(row, first, last)`` window starts."""
+    best = (-1, 0, -1)
+    for r, first, last in row_runs:
+        start = end = -1
+        for g in range(first, last + 1):
+            key = buf[4 * g:4 * g + width]
+            if key not in index.table or (masked and masked_at(masked, g)) or not core(key):
+                continue
+            if end >= 0 and g - end < n:
+                end = g
+            else:
+                start = end = g
+            if end - start > best[2] - best[1]:
+                best = (r, start, end)
+    return best
 
 
 def most_shared(result, limit: int | None = SHOWN) -> list[SharedWindow]:
