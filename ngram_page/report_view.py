@@ -189,11 +189,19 @@ def clear_definitions() -> None:
     el("definitions-table").tBodies.item(0).replaceChildren()
 
 
+def impact_stale(on: bool) -> None:
+    """Mark the score impact shown (its line and table) as out of date, or no longer:
+    a score field chosen next could not be read, and the last table stays."""
+    for element_id in ("score-join", "impact-box"):
+        el(element_id).dataset.stale = "1" if on else "0"
+
+
 def impact(figures: dict | None, before: str, empty: str) -> None:
     """The score impact: ``before`` (where the scores come from, the rows matched) and,
     with ``figures``, the table and the rows without a score; without, ``empty`` says
     why and what to choose (no table). All "" and None: no scores chosen."""
     set_text("score-join", " ".join(part for part in (before, empty) if part))
+    impact_stale(False)
     box = el("impact-box")
     box.hidden = figures is None
     body = el("impact-table").tBodies.item(0)
@@ -219,24 +227,31 @@ def impact(figures: dict | None, before: str, empty: str) -> None:
 
 
 def split_line(kept: int, dropped: int, clean_by: str, considered: int,
-               whole_unflagged: int = 0) -> None:
-    set_text("split-line", split_sentence(kept, dropped, clean_by, considered, whole_unflagged))
+               whole_unflagged: int = 0, clean: int | None = None) -> None:
+    set_text("split-line", split_sentence(kept, dropped, clean_by, considered, whole_unflagged,
+                                          clean))
 
 
 def split_sentence(kept: int, dropped: int, clean_by: str, considered: int,
-                   whole_unflagged: int = 0) -> str:
-    """The clean split's counts, reconciled with the score table's clean group::
+                   whole_unflagged: int = 0, clean: int | None = None) -> str:
+    """The clean split's counts, reconciled with the score table's clean group (for
+    llama2, which drops its dirty rows, its not-dirty group: of it, ``clean`` rows are
+    under 20 %, its clean group)::
 
         >>> split_sentence(1195, 26, "main", 1167)
         'By the check above: the clean test set keeps 1,195 rows; 26 rows go to the contaminated file. Of the rows kept, 1,167 are rows this rule considers: only those, when they have a score, are in the score table\u2019s clean group; the other 28 (too short for it, or blank) are kept and counted in no group.'
+        >>> split_sentence(284, 16, "llama2", 284, clean=244).split(". ", 1)[1]
+        'Of the rows kept, 284 are rows this rule considers: only those, when they have a score, are in the score table\u2019s not-dirty group (of them, the 244 under 20 % in its clean group).'
     """
     title = definition_title(clean_by)
     line = (f"By {title}: the clean test set keeps {kept:,} rows; {dropped:,} rows go to the "
             f"contaminated file.")
     others = kept - considered
+    group = ("clean group" if clean is None else
+             f"not-dirty group (of them, the {clean:,} under 20 % in its clean group)")
     line += (f" Of the rows kept, {considered:,} "
              f"{'is a row' if considered == 1 else 'are rows'} this rule considers: only "
-             f"those, when they have a score, are in the score table\u2019s clean group")
+             f"those, when they have a score, are in the score table\u2019s {group}")
     line += (f"; the other {others:,} (too short for it, or blank) "
              f"{'is' if others == 1 else 'are'} kept and counted in no group."
              if others else ".")

@@ -100,7 +100,10 @@ class Reporting:
             try:
                 view = score_view(result, shown.a_file.table, shown.a_id_field, source)
             except InputError as e:
-                set_text("score-error", f"{e}.")
+                kept = not el("impact-box").hidden      # the last table: out of date
+                set_text("score-error", f"{e}." + (" The table below is of the scores read "
+                                                   "before." if kept else ""))
+                report_view.impact_stale(kept)
                 return
             figures = score_report(result, view.column) if view.column is not None else None
             report_view.impact(figures, view.before, view.empty)
@@ -134,7 +137,9 @@ class Reporting:
         report_view.split_line(len(result.a_rows) - dropped, dropped, clean_by,
                                kept_considered(clean_by, result.matches, drop,
                                                result.definitions),
-                               result.summary.contained_unflagged if clean_by == "main" else 0)
+                               result.summary.contained_unflagged if clean_by == "main" else 0,
+                               result.definitions.llama2.subset_counts["clean"]
+                               if clean_by == "llama2" else None)
 
     async def download_split(self, which: str) -> None:
         """Save file A's clean rows (``which`` = "clean") or its contaminated ones, each

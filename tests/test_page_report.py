@@ -257,10 +257,24 @@ def test_score_impact_from_a_field_of_a_and_from_a_results_file(page):
     notes = page.inner_text("#impact-notes")
     assert "3 rows of file A have a score" in notes
     assert f"{expected['rows_without_score']:,} has none" in notes
+    # a results file whose score field cannot be told: the table kept, out of date
+    table = body_rows(page, "#impact-table")
+    before = loads(page)
+    page.set_input_files("#file-r", files=[{"name": "other.jsonl", "mimeType": "text/plain",
+                                            "buffer": b'{"tid": 1, "sc": 0.5}\n'
+                                                      b'{"tid": 2, "sc": 1.0}\n'}])
+    wait_for_loads(page, before)
+    page.wait_for_selector("#score-error:not(:empty)")
+    assert page.inner_text("#score-error").endswith("The table below is of the scores read "
+                                                    "before.")
+    assert body_rows(page, "#impact-table") == table
+    assert page.get_attribute("#impact-box", "data-stale") == "1"
+    assert page.get_attribute("#score-join", "data-stale") == "1"
     # without the results file, the score comes from A's field again
     page.click("#results-clear")
     assert page.is_enabled("#score-field") and page.is_disabled("#results-field")
     assert page.locator("#impact-box").is_visible()
+    assert page.get_attribute("#impact-box", "data-stale") == "0"
 
 
 def rendered_text(page) -> list[list[str]]:
@@ -364,6 +378,11 @@ def test_the_clean_split_is_the_commands_byte_for_byte(page, tmp_path, a, b, cle
                                         len(read_rows(dirty, a.name)) if dirty.strip() else 0)
     assert f"Of the rows kept, {considered:,} " \
         f"{'is a row' if considered == 1 else 'are rows'} this rule considers" in line
+    if clean_by == "llama2":       # llama2 keeps its not-dirty rows; its clean ones: < 20 %
+        clean = summary["definitions"]["llama2"]["clean"]
+        assert f"not-dirty group (of them, the {clean:,} under 20 % in its clean group)" in line
+    else:
+        assert "score table\u2019s clean group" in line
     assert page.watch.after_ready == []                     # downloads are blob: URLs
 
 
