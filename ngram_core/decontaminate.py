@@ -350,37 +350,45 @@ def suite_report(suite: SuiteResult, written: Sequence[str], started: str = "",
     return {"evals": evals, "training": training, "found": by_file,
             "tool": {"name": "ngram-overlap", "version": __version__},
             "started": started, "ended": ended,
-            "settings": settings_dict(suite.results[0].settings) if suite.results else {},
-            "removals": removals_sentence(sum(f.training_rows for f in found),
-                                          len(suite.removals))}
+            "settings": {**(settings_dict(suite.results[0].settings) if suite.results
+                            else {}), "remove_rephrased": suite.remove_rephrased},
+            "removals": removals_sentence(
+                sum(f.training_rows for f in found), len(suite.removals),
+                sum(1 for r in suite.removals if all(c.rule == "rephrased" for c in r.causes)))}
 
 
 def settings_dict(settings: Settings) -> dict:
-    """The settings a suite ran at, named as in a check's ``--json``."""
+    """The settings a suite ran at, named as in a check's ``--json`` (the rephrase
+    lens's threshold None when it did not run)."""
     return {"n": settings.n, "mode": settings.mode, "layers": "+".join(settings.layers),
             "threshold": settings.threshold, "tokenizer": settings.backend,
             "short_min": settings.short_min, "max_b_rows": settings.max_b_rows,
-            "keep_template": settings.keep_template, "leave_out": list(settings.leave_out)}
+            "keep_template": settings.keep_template, "leave_out": list(settings.leave_out),
+            "rephrase_threshold": settings.rephrase_threshold if settings.rephrase else None}
 
 
-def removals_sentence(per_eval: int, removed: int) -> str:
+def removals_sentence(per_eval: int, removed: int, rephrased: int = 0) -> str:
     """How the training rows holding each eval relate to the rows removed: a row
-    holding rows of several evals is counted once for each of them, removed once.
+    holding rows of several evals is counted once for each of them, removed once;
+    ``rephrased``: rows removed only as an eval row's similar row (``--remove-rephrased``).
 
     >>> removals_sentence(286, 279)
     '279 training rows removed in all; the training rows holding each eval add up to 286, as 7 more counts come from rows that hold rows of several evals (each such row counted once per eval, removed once).'
-    >>> removals_sentence(3, 3)
-    '3 training rows removed in all: the training rows holding each eval add up to the same, as no row holds rows of two evals.'
+    >>> removals_sentence(3, 3, rephrased=1)
+    '3 training rows removed in all: the training rows holding each eval add up to the same, as no row holds rows of two evals. 1 of them is removed only as the most similar row of an eval row marked rephrased (--remove-rephrased).'
     """
     rows = "1 training row" if removed == 1 else f"{removed:,} training rows"
+    also = (f" {rephrased:,} of them {'is' if rephrased == 1 else 'are'} removed only as the "
+            f"most similar row of an eval row marked rephrased (--remove-rephrased)."
+            if rephrased else "")
     if per_eval == removed:
         return (f"{rows} removed in all: the training rows holding each eval add up to the "
-                f"same, as no row holds rows of two evals.")
+                f"same, as no row holds rows of two evals.{also}")
     extra = per_eval - removed
     more = "1 more count comes" if extra == 1 else f"{extra:,} more counts come"
     return (f"{rows} removed in all; the training rows holding each eval add up to "
             f"{per_eval:,}, as {more} from rows that hold rows of several evals (each "
-            f"such row counted once per eval, removed once).")
+            f"such row counted once per eval, removed once).{also}")
 
 
 def removed_cell(rows: int, removed: int) -> str:

@@ -366,12 +366,20 @@ def test_decontaminate_removes_the_rephrased_rows_when_asked(tmp_path):
         assert code == 0
         assert (out / "train.jsonl").read_text() == "".join(kept)
         removed = [json.loads(line) for line in (out / "removed.jsonl").read_text().splitlines()]
+        report = json.loads((out / "report.json").read_text())
+        # a model card built from report.json says the rows were removed by similarity too
+        assert report["settings"]["remove_rephrased"] is bool(flag)
+        assert report["settings"]["rephrase_threshold"] == 0.5
         if flag:
             assert removed == [{"file": str(train), "row": 2, "id": "t2", "causes": [
                 {"eval": str(evals), "row": 1, "id": "q1", "rule": "rephrased",
                  "similarity": 0.757}]}]           # the training row's id, as every removal
+            assert report["removals"].endswith("1 of them is removed only as the most similar "
+                                               "row of an eval row marked rephrased "
+                                               "(--remove-rephrased).")
         else:
             assert removed == []
+            assert "rephrased" not in report["removals"]
 
 
 def test_decontaminates_table_counts_each_evals_rephrased_rows(tmp_path):

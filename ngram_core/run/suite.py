@@ -272,6 +272,8 @@ class SuiteResult:
     #: per B file, its partitions in order: ``(start, end, rows before it)`` (the
     #: cleaned file's pieces a worker writes; ``end`` -1: to the end of the file)
     b_parts: list[list[tuple[int, int, int]]] = field(default_factory=list)
+    #: whether the rephrase lens's similar rows were asked to be removed too
+    remove_rephrased: bool = False
 
 
 class Found(NamedTuple):
@@ -319,7 +321,7 @@ def check_suite(evals: Sequence[EvalSet], b_paths: Sequence[str], settings: Sett
                               b_id_field=b_id_field, b_options=b_options, blocksize=blocksize,
                               executor=executor, marks=marks)
     suite = run_steps(steps, on_progress)
-    return with_rephrased(suite) if remove_rephrased else suite
+    return with_rephrased(replace(suite, remove_rephrased=True)) if remove_rephrased else suite
 
 
 def with_rephrased(suite: SuiteResult) -> SuiteResult:
