@@ -36,6 +36,18 @@ ID_FIELD_NAMES = ("id", "_id", "uid", "uuid", "guid", "task_id", "question_id", 
 #: Endings of an id field's name (lower-cased): ``doc_id``, ``Doc ID``, ``meta.id``.
 ID_SUFFIXES = ("_id", "-id", " id", ".id")
 
+
+def named_like_id(name: str) -> bool:
+    """Whether a field's name is an id's: one of :data:`ID_FIELD_NAMES`, or ending
+    as :data:`ID_SUFFIXES` say, or in camelCase ``Id`` or ``ID`` (SNLI's ``pairID``)::
+
+        >>> [named_like_id(n) for n in ("ID", "doc_id", "pairID", "video", "Index")]
+        [True, True, True, False, True]
+    """
+    lower = name.lower()
+    return lower in ID_FIELD_NAMES or lower.endswith(ID_SUFFIXES) or \
+        re.search(r"[a-z]I[dD]$", name) is not None
+
 #: How a plain-text file is cut into rows (``--a-text-rows`` / ``--b-text-rows``).
 TEXT_ROWS = ("line", "paragraph", "conll", "file")
 

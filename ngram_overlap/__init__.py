@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from typing import Any, Union
 
 from ngram_core.errors import InputError
-from ngram_core.table import ID_FIELD_NAMES, ID_SUFFIXES
+from ngram_core.table import named_like_id
 from ngram_core.read.files import (expand_paths, fields_of, index_b_whole, is_columnar,
                                    load_rows_by_file, several_test_files, strip_compression)
 from ngram_core.read.readers import format_from_name
@@ -281,8 +281,7 @@ def _index_as_ids(data: Any) -> Any:
                                               index.start == 0 and index.step == 1):
         return data
     named = index.name if isinstance(index.name, str) else ""
-    label = named if named.lower() in ID_FIELD_NAMES or named.lower().endswith(ID_SUFFIXES) \
-        else "index"
+    label = named if named and named_like_id(named) else "index"
     if hasattr(data, "columns"):
         return data if label in data.columns else data.rename_axis(label).reset_index()
     text = data.name if isinstance(data.name, str) and data.name != label else "text"

@@ -51,8 +51,8 @@ from typing import NamedTuple
 
 from ..errors import InputError
 from .readers import read_table_steps
-from ..table import (ID_FIELD_NAMES, ID_SUFFIXES, LM_EVAL_ITEM, PLAIN_NUMBER, TEXT_FIELD_NAMES,
-                    Reading, Row, Table, fields_label, lm_eval_samples, value_text)
+from ..table import (ID_FIELD_NAMES, LM_EVAL_ITEM, PLAIN_NUMBER, TEXT_FIELD_NAMES, Reading,
+                    Row, Table, fields_label, lm_eval_samples, named_like_id, value_text)
 from ..steps import Pacer, run_steps
 from ..method.tokenize import PIECE_CHARS, Tokenizer
 
@@ -481,7 +481,7 @@ def _id_candidates(table: Table) -> list[str]:
             by_lower.setdefault(f.lower(), f)
     named = [by_lower[n] for n in ID_FIELD_NAMES if n in by_lower]
     suffixed = [f for f in table.fields if f not in listed and f not in named and
-                (f.lower().endswith(ID_SUFFIXES) or re.search(r"[a-z]I[dD]$", f))]
+                named_like_id(f)]
     return [f for f in named + suffixed if not _holds_sentences(table, f)]
 
 

@@ -251,7 +251,7 @@ def windows_1252(data: bytes) -> str | None:
         text = data.decode("cp1252")
     except UnicodeDecodeError:
         return None
-    if _CONTROL.search(text) or _UTF8_SEQUENCE.search(data):
+    if _CONTROL.search(text) or holds_utf8(data):
         return None
     for m in _NON_ASCII.finditer(text):
         c, at = m.group(), m.start()
