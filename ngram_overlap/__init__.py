@@ -149,11 +149,10 @@ def data_paths(data: Any, name: str) -> list[str] | None:
     name files or globs, text (one row each) when none does, and refused when it
     mixes the two, or when each string reads as a path though none names a file
     (:func:`_looks_like_path`): a path that names no file must not become a row of
-    text. An
-    open file is its path. A mapping (a dict of splits, such as a ``DatasetDict``)
-    is refused, naming its keys: it is several data sets. Anything else that
-    iterates (records, a DataFrame, an Arrow table, a ``Dataset``, a generator)
-    holds the rows.
+    text. An open file is its path. A mapping of data sets (a dict of splits, such
+    as a ``DatasetDict``) is refused, naming its keys; a mapping of columns of one
+    length (:func:`_columns`) holds the rows, as anything else that iterates does
+    (records, a DataFrame, an Arrow table, a ``Dataset``, a generator).
     """
     if isinstance(data, (str, os.PathLike)):
         return expand_paths([os.fspath(data)])
