@@ -30,6 +30,7 @@ passage held by most rows::
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..method.match import masked_at
@@ -126,11 +127,17 @@ def most_shared_steps(result, limit: int | None = SHOWN
     b_counts = {root: b_rows_of(keys) for root, keys in passages.items()}
     ranked = sorted(passages, key=lambda k: (-len(a_rows[k]), -b_counts[k],
                                              min(first_at[key] for key in passages[k])))
+    def held_by(g: int) -> int:
+        """How many A rows hold the window at A position g (0: none is listed there:
+        not found in B, or masked), as the walk above counted them."""
+        if masked and masked_at(masked, g):
+            return 0
+        return len(holding.get(buf[4 * g:4 * g + width], ()))
+
     out = []
     for root in ranked if limit is None else ranked[:limit]:
         top = max(len(holding[key]) for key in passages[root])
-        r, start, last = _longest_stretch(runs_of[root], buf, width, n, index, masked,
-                                          lambda key: len(holding.get(key, ())) == top)
+        r, start, last = _longest_stretch(runs_of[root], n, lambda g: held_by(g) == top)
         spans = result.tokenizer.spans(result.a_rows[r].text)
         first, end = start - offsets[r], last - offsets[r] + n - 1
         text = result.a_rows[r].text[spans[first][0]:spans[end][1]]
@@ -139,17 +146,15 @@ def most_shared_steps(result, limit: int | None = SHOWN
     return out
 
 
-def _longest_stretch(row_runs, buf, width: int, n: int, index, masked, core
-                     ) -> tuple[int, int, int]:
+def _longest_stretch(row_runs, n: int, core: Callable[[int], bool]) -> tuple[int, int, int]:
     """Of a passage's runs ``(row, first window, last window)`` in file order, the
-    longest stretch of overlapping windows ``core(key)`` holds (found in B, not
-    masked), the first on a tie: ``(row, first, last)`` window starts."""
+    longest stretch of overlapping windows at the A positions ``core`` holds, the
+    first on a tie: ``(row, first, last)`` window starts."""
     best = (-1, 0, -1)
     for r, first, last in row_runs:
         start = end = -1
         for g in range(first, last + 1):
-            key = buf[4 * g:4 * g + width]
-            if key not in index.table or (masked and masked_at(masked, g)) or not core(key):
+            if not core(g):
                 continue
             if end >= 0 and g - end < n:
                 end = g
